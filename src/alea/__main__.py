@@ -1,0 +1,5 @@
+"""``python -m alea`` runs the ``alea`` command."""
+
+from alea.cli import main
+
+main()
