@@ -1,0 +1,72 @@
+"""The Castrum (RULES.md §4.3): sets of equal dice that conquer provinces.
+
+Sets are stored as ``{(owner, value): count}``: a player has at most one set
+of each value, and no two sets anywhere may share both value and count.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from alea.iacta.dice import value_counts
+from alea.iacta.notation import CASTRUM, Action, dice_action
+
+if TYPE_CHECKING:
+    from alea.iacta.state import State
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action]:
+    """Every legal Castrum placement for ``seat`` with ``roll``."""
+    counts = value_counts(roll)
+    sets = state.castrum
+    taken = {(value, count) for (_, value), count in sets.items()}
+    found: list[Action] = []
+    for value in range(1, 7):
+        have = counts[value]
+        if not have:
+            continue
+        base = sets.get((seat, value), 0)
+        for k in range(1, have + 1):
+            if (value, base + k) not in taken:
+                found.append(dice_action(CASTRUM, (value,) * k))
+    return found
+
+
+def describe(value: int, count: int) -> str:
+    """A set as players say it, e.g. ``three 4s``."""
+    word = NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
+    return f"{word} {value}{'s' if count > 1 else ''}"
+
+
+def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+    """Why placing ``dice`` in the Castrum is illegal (called only when it is)."""
+    if len(set(dice)) != 1:
+        return (
+            "Castrum: place one set of equal dice, or add equal dice to one of your sets; "
+            "never two values in one turn"
+        )
+    value = dice[0]
+    base = state.castrum.get((seat, value), 0)
+    after = base + len(dice)
+    for (owner, v), count in state.castrum.items():
+        if v == value and count == after and owner != seat:
+            what = f"your set would become {describe(value, after)}" if base else "it would match"
+            return (
+                f"Castrum: seat {owner} already has a set of {describe(value, count)} and "
+                f"{what}; no two sets may be identical"
+            )
+    return "Castrum: that placement is not allowed"
+
+
+def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
+    """Start or grow ``seat``'s set of ``dice[0]`` (legality already checked)."""
+    key = (seat, dice[0])
+    state.castrum[key] = state.castrum.get(key, 0) + len(dice)
+
+
+def ranking(sets: dict[tuple[int, int], int]) -> list[tuple[int, int, int]]:
+    """All sets as ``(owner, value, count)``, best first: most dice, then highest value."""
+    ordered = sorted(((count, value, owner) for (owner, value), count in sets.items()), reverse=True)
+    return [(owner, value, count) for count, value, owner in ordered]

@@ -1,0 +1,66 @@
+"""The Forum (RULES.md §4.4): a sorted row of columns; dice pushed off the end are lost.
+
+The row is a list of ``(value, owner)`` kept sorted by value. A new die goes
+to the right of every lower die and to the left of every equal or higher one.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import TYPE_CHECKING
+
+from alea.iacta.dice import value_counts
+from alea.iacta.notation import FORUM, Action, dice_action
+
+if TYPE_CHECKING:
+    from alea.iacta.state import State
+
+#: The two pairs that may be placed together: they sum to 5.
+PAIRS = ((1, 4), (2, 3))
+
+
+def columns(players: int) -> int:
+    """Number of Forum columns: players + 2 (RULES.md §2)."""
+    return players + 2
+
+
+def _index(row: list[tuple[int, int]], value: int) -> int:
+    """Column a die of ``value`` would land in: after every lower die."""
+    return bisect_left(row, (value, -1))
+
+
+def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action]:
+    """Every legal Forum placement for ``seat`` with ``roll``."""
+    row = state.forum
+    cols = state.players + 2
+    counts = value_counts(roll)
+    found: list[Action] = []
+    for value in range(1, 7):
+        if counts[value] and _index(row, value) < cols:
+            found.append(dice_action(FORUM, (value,)))
+    for low, high in PAIRS:
+        if counts[low] and counts[high] and _index(row, high) + 1 < cols:
+            found.append(dice_action(FORUM, (low, high)))
+    return found
+
+
+def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+    """Why placing ``dice`` in the Forum is illegal (called only when it is)."""
+    if len(dice) > 2 or (len(dice) == 2 and dice not in PAIRS):
+        return "Forum: place one die of any value, or two dice that sum to 5 (1+4 or 2+3)"
+    return (
+        f"Forum: the row has only {columns(state.players)} columns; a die you place may not "
+        "itself be pushed off the end"
+    )
+
+
+def place(state: State, seat: int, dice: tuple[int, ...]) -> list[int]:
+    """Insert ``dice`` (legality already checked); return the owners of dice pushed off."""
+    row = state.forum
+    for value in dice:
+        row.insert(_index(row, value), (value, seat))
+    pushed: list[int] = []
+    cols = state.players + 2
+    while len(row) > cols:
+        pushed.append(row.pop()[1])
+    return pushed

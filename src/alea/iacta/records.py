@@ -1,0 +1,126 @@
+"""Game records and saved positions.
+
+A *record* is the player count and the ordered list of every action and
+chance outcome in notation (RULES.md §7): replaying it rebuilds the game
+exactly, and a game played with physical dice can be typed in event by event.
+A *position* (:func:`state_to_json`) is the full state at one moment, hidden
+parts included: it is for saving and loading, never for a player's eyes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alea.iacta.errors import IllegalActionError
+from alea.iacta.state import State, new_game
+
+RECORD_FORMAT = 1
+GAME = "alea-iacta-est"
+
+_LIST_FIELDS = (
+    "dice_left",
+    "tokens",
+    "latrine",
+    "fortuna_stack",
+    "fortuna_discards",
+    "fortuna_drawn",
+    "fortuna_kept",
+    "senate_pool",
+    "senate_hand",
+    "senate_takers",
+    "province_pool",
+    "patrician_pool",
+    "revealed_provinces",
+    "revealed_patricians",
+    "removed_provinces",
+    "removed_patricians",
+    "provinces",
+    "patricians",
+    "senate_cards",
+    "history",
+)
+_INT_FIELDS = (
+    "players",
+    "rounds",
+    "round",
+    "start",
+    "phase",
+    "player",
+    "reroll_count",
+    "fortuna_pending",
+    "senate_turn",
+)
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    """Every field of ``state`` as JSON-ready data (see :func:`state_from_json`)."""
+    data: dict[str, Any] = {"game": GAME, "format": RECORD_FORMAT}
+    for name in _INT_FIELDS:
+        data[name] = getattr(state, name)
+    for name in _LIST_FIELDS:
+        value = getattr(state, name)
+        data[name] = [list(v) if isinstance(v, list) else v for v in value]
+    data["ending"] = state.ending
+    data["roll"] = list(state.roll)
+    data["kept_dice"] = list(state.kept_dice)
+    data["temple"] = [list(g) for g in state.temple]
+    data["senate"] = [list(s) if s is not None else None for s in state.senate]
+    data["castrum"] = [[o, v, c] for (o, v), c in state.castrum.items()]
+    data["forum"] = [[v, o] for v, o in state.forum]
+    data["senate_bottom"] = [[card, seat] for card, seat in state.senate_bottom]
+    data["castrum_queue"] = [list(entry) for entry in state.castrum_queue]
+    data["private"] = [[i, seat] for i, seat in state.private.items()]
+    return data
+
+
+def state_from_json(data: dict[str, Any]) -> State:
+    """Rebuild a :class:`State` from :func:`state_to_json` output."""
+    if data.get("game") != GAME:
+        raise ValueError("not an Alea Iacta Est position")
+    s = State.__new__(State)
+    for name in _INT_FIELDS:
+        setattr(s, name, int(data[name]))
+    for name in _LIST_FIELDS:
+        setattr(s, name, [list(v) if isinstance(v, list) else v for v in data[name]])
+    s.ending = bool(data["ending"])
+    s.roll = tuple(data["roll"])
+    s.kept_dice = tuple(data["kept_dice"])
+    s.temple = [tuple(g) for g in data["temple"]]
+    s.senate = [(v[0], v[1]) if v is not None else None for v in data["senate"]]
+    s.castrum = {(o, v): c for o, v, c in data["castrum"]}
+    s.forum = [(v, o) for v, o in data["forum"]]
+    s.senate_bottom = [(card, seat) for card, seat in data["senate_bottom"]]
+    s.castrum_queue = [(o, v, c) for o, v, c in data["castrum_queue"]]
+    s.private = {int(i): int(seat) for i, seat in data["private"]}
+    s._legal = None
+    s._result = None
+    return s
+
+
+def record(state: State) -> dict[str, Any]:
+    """The game record of ``state``: enough to rebuild it with :func:`replay`."""
+    data: dict[str, Any] = {
+        "game": GAME,
+        "format": RECORD_FORMAT,
+        "players": state.players,
+        "events": list(state.history),
+    }
+    if state.is_terminal():
+        data["result"] = {
+            "scores": [int(r) for r in state.returns()],
+            "winners": state.winners(),
+        }
+    return data
+
+
+def replay(data: dict[str, Any]) -> State:
+    """Rebuild a game from its record; IllegalActionError names the first bad event."""
+    if data.get("game", GAME) != GAME:
+        raise ValueError(f"not an Alea Iacta Est record (game: {data.get('game')!r})")
+    state = new_game(int(data["players"]))
+    for index, event in enumerate(data["events"]):
+        try:
+            state.apply(event)
+        except IllegalActionError as err:
+            raise IllegalActionError(f"event {index + 1} ({event}): {err}") from None
+    return state

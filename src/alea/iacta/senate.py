@@ -1,0 +1,112 @@
+"""The Senate (RULES.md §4.2): one straight per player, all straights different.
+
+A straight is stored as ``(low, high)``; it is identical to another when both
+ends match (same lowest value and same length).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from alea.iacta.dice import value_mask
+from alea.iacta.notation import SENATE, Action, dice_action
+
+if TYPE_CHECKING:
+    from alea.iacta.state import State
+
+Straight = tuple[int, int]
+
+
+def _run_in(mask: int, low: int, high: int) -> bool:
+    """Whether every value ``low..high`` is in the bit mask (an empty run is)."""
+    return all(mask >> v & 1 for v in range(low, high + 1))
+
+
+@cache
+def _candidates(mask: int, own: Straight | None) -> tuple[tuple[Straight, Action], ...]:
+    """Straights reachable with the rolled values ``mask``, with the action for each."""
+    found: list[tuple[Straight, Action]] = []
+    if own is None:
+        for low in range(1, 7):
+            for high in range(low, 7):
+                if not _run_in(mask, low, high):
+                    break
+                found.append(((low, high), dice_action(SENATE, tuple(range(low, high + 1)))))
+        return tuple(found)
+    old_low, old_high = own
+    for low in range(old_low, 0, -1):
+        if not _run_in(mask, low, old_low - 1):
+            break
+        for high in range(old_high, 7):
+            if not _run_in(mask, old_high + 1, high):
+                break
+            if (low, high) == own:
+                continue
+            dice = tuple(range(low, old_low)) + tuple(range(old_high + 1, high + 1))
+            found.append(((low, high), dice_action(SENATE, dice)))
+    return tuple(found)
+
+
+def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action]:
+    """Every legal Senate placement for ``seat`` with ``roll``."""
+    straights = state.senate
+    taken = {s for q, s in enumerate(straights) if s is not None and q != seat}
+    candidates = _candidates(value_mask(roll), straights[seat])
+    if not taken:
+        return [action for _, action in candidates]
+    return [action for straight, action in candidates if straight not in taken]
+
+
+def result_of(own: Straight | None, dice: tuple[int, ...]) -> Straight | None:
+    """The straight ``own`` becomes with ``dice`` added, or None if it is no straight."""
+    values = sorted(set(dice))
+    if len(values) != len(dice):
+        return None
+    if own is not None:
+        values = sorted(values + list(range(own[0], own[1] + 1)))
+    if len(set(values)) != len(values) or values[-1] - values[0] != len(values) - 1:
+        return None
+    return values[0], values[-1]
+
+
+def describe(straight: Straight) -> str:
+    """A straight as players say it, e.g. ``3-4-5``."""
+    return "-".join(str(v) for v in range(straight[0], straight[1] + 1))
+
+
+def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+    """Why placing ``dice`` in the Senate is illegal (called only when it is)."""
+    own = state.senate[seat]
+    after = result_of(own, dice)
+    if after is None:
+        if own is None:
+            return "Senate: a straight is dice of consecutive, different values, e.g. 3-4-5"
+        return (
+            f"Senate: you already have the straight {describe(own)}; you may only extend it "
+            "at either end with consecutive values"
+        )
+    for other, straight in enumerate(state.senate):
+        if other != seat and straight == after:
+            return (
+                f"Senate: seat {other} already has the straight {describe(after)}; "
+                "no two straights may be identical"
+            )
+    return "Senate: that placement is not allowed"
+
+
+def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
+    """Start or extend ``seat``'s straight (legality already checked)."""
+    state.senate[seat] = result_of(state.senate[seat], dice)
+
+
+def ranking(straights: list[Straight | None]) -> list[int]:
+    """Seats with a straight, best first: longest, then highest top value."""
+    holders = [(s[1] - s[0], s[1], seat) for seat, s in enumerate(straights) if s is not None]
+    holders.sort(reverse=True)
+    return [seat for _, _, seat in holders]
+
+
+def takers(players: int) -> int:
+    """How many ranked players take a Senate card: 1 with 2 players, 3 with 5, else 2."""
+    return 1 if players == 2 else 3 if players == 5 else 2

@@ -1,0 +1,901 @@
+"""The game state of Alea Iacta Est and its round flow (RULES.md §2, §3, §7).
+
+The state is a plain mutable object in the style of OpenSpiel: the caller asks
+who is to move (:meth:`State.current_player`), what is legal
+(:meth:`State.legal_actions`, :meth:`State.chance_outcomes`) and applies one
+(:meth:`State.apply`). Chance is explicit: every roll, reveal and draw is an
+:class:`~alea.iacta.notation.Outcome` chosen outside the engine, so the engine
+holds no random generator and no hidden deck *order*: an unseen deck is the
+multiset of its cards, and a draw is uniform over it. That makes the full
+state free of secrets other than the cards players hold, and a record of
+events replays the game exactly.
+
+The order of events is the binding one of RULES.md §7.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+from alea.iacta import castrum, forum, latrine, senate, temple
+from alea.iacta.cards import (
+    PLAYER_COLOURS,
+    fortuna_stack,
+    patrician_deck,
+    province_deck,
+    senate_deck,
+)
+from alea.iacta.dice import remove_dice, roll_distribution, submultisets
+from alea.iacta.errors import IllegalActionError, NotationError
+from alea.iacta.notation import (
+    CASTRUM,
+    CHOOSE_PATRICIAN,
+    CHOOSE_PROVINCE,
+    CHOOSE_SENATE,
+    FORTUNA,
+    FORUM,
+    LATRINE,
+    PATRICIAN,
+    PROVINCE,
+    REROLL,
+    ROLL,
+    SENATE,
+    SENATE_DRAW,
+    TEMPLE,
+    Action,
+    Outcome,
+    card_action,
+    card_outcome,
+    dice_action,
+    fortuna_outcome,
+    parse,
+    roll_outcome,
+)
+
+#: :meth:`State.current_player` when a chance event is next.
+CHANCE: Final = -1
+#: :meth:`State.current_player` when the game is over.
+TERMINAL: Final = -4
+
+DICE_PER_PLAYER: Final = 8
+
+# Phases. Chance phases are below DECIDE's neighbours; see CHANCE_PHASES.
+REVEAL_PROVINCE: Final = 0
+REVEAL_PATRICIAN: Final = 1
+ROLL_DICE: Final = 2
+REROLL_DICE: Final = 3
+DRAW_FORTUNA: Final = 4
+TEMPLE_BONUS: Final = 5
+DRAW_SENATE: Final = 6
+DECIDE: Final = 7
+CHOOSE_SENATE_CARD: Final = 8
+CHOOSE_PROVINCE_CARD: Final = 9
+CHOOSE_PATRICIAN_TILE: Final = 10
+GAME_OVER: Final = 11
+
+PHASE_NAMES: Final = (
+    "reveal-province",
+    "reveal-patrician",
+    "roll",
+    "reroll",
+    "fortuna-draw",
+    "temple-bonus",
+    "senate-draw",
+    "placement",
+    "senate-choice",
+    "castrum-choice",
+    "forum-choice",
+    "game-over",
+)
+CHANCE_PHASES: Final = frozenset(range(DECIDE))
+
+ROUNDS: Final = {2: 6, 3: 6, 4: 5, 5: 5}
+
+_REROLLS: dict[tuple[int, ...], tuple[Action, ...]] = {}
+
+
+def _reroll_options(roll: tuple[int, ...]) -> tuple[Action, ...]:
+    found = _REROLLS.get(roll)
+    if found is None:
+        found = tuple(dice_action(REROLL, dice) for dice in submultisets(roll))
+        _REROLLS[roll] = found
+    return found
+
+
+class State:
+    """A game of Alea Iacta Est in progress. Create one with :func:`new_game`.
+
+    Attributes are public for the building modules, views and records, but
+    only the methods below are the API; change the state only with
+    :meth:`apply`.
+    """
+
+    __slots__ = (
+        "_legal",
+        "_result",
+        "castrum",
+        "castrum_queue",
+        "dice_left",
+        "ending",
+        "forum",
+        "forum_queue",
+        "fortuna_discards",
+        "fortuna_drawn",
+        "fortuna_kept",
+        "fortuna_pending",
+        "fortuna_stack",
+        "history",
+        "kept_dice",
+        "latrine",
+        "patrician_pool",
+        "patricians",
+        "phase",
+        "player",
+        "players",
+        "private",
+        "province_pool",
+        "provinces",
+        "removed_patricians",
+        "removed_provinces",
+        "revealed_patricians",
+        "revealed_provinces",
+        "reroll_count",
+        "roll",
+        "round",
+        "rounds",
+        "senate",
+        "senate_bottom",
+        "senate_cards",
+        "senate_hand",
+        "senate_pool",
+        "senate_takers",
+        "senate_turn",
+        "start",
+        "temple",
+        "tokens",
+    )
+
+    players: int
+    rounds: int
+    round: int
+    start: int
+    phase: int
+    player: int
+    ending: bool
+    dice_left: list[int]
+    roll: tuple[int, ...]
+    kept_dice: tuple[int, ...]
+    reroll_count: int
+    tokens: list[int]
+    temple: list[tuple[int, ...]]
+    senate: list[tuple[int, int] | None]
+    castrum: dict[tuple[int, int], int]
+    forum: list[tuple[int, int]]
+    latrine: list[int]
+    fortuna_stack: list[int]
+    fortuna_discards: list[int]
+    fortuna_drawn: list[list[int]]
+    fortuna_kept: list[list[int]]
+    fortuna_pending: int
+    senate_pool: list[str]
+    senate_bottom: list[tuple[str, int]]
+    senate_hand: list[str]
+    senate_takers: list[int]
+    senate_turn: int
+    province_pool: list[str]
+    patrician_pool: list[str]
+    revealed_provinces: list[str]
+    revealed_patricians: list[str]
+    removed_provinces: list[str]
+    removed_patricians: list[str]
+    provinces: list[list[str]]
+    patricians: list[list[str]]
+    senate_cards: list[list[str]]
+    castrum_queue: list[tuple[int, int, int]]
+    forum_queue: list[int]
+    history: list[str]
+    private: dict[int, int]
+    _legal: list[Action] | None
+    _result: Any
+
+    # ------------------------------------------------------------------ set-up
+
+    @classmethod
+    def _new(cls, players: int) -> State:
+        if players not in ROUNDS:
+            raise ValueError(f"Alea Iacta Est is played by 2 to 5 players, not {players}")
+        s = cls.__new__(cls)
+        n = players
+        s.players = n
+        s.rounds = ROUNDS[n]
+        s.round = 0
+        s.start = 0
+        s.phase = REVEAL_PROVINCE
+        s.player = 0
+        s.ending = False
+        s.dice_left = [DICE_PER_PLAYER] * n
+        s.roll = ()
+        s.kept_dice = ()
+        s.reroll_count = 0
+        s.tokens = [0] * n
+        s.temple = [()] * n
+        s.senate = [None] * n
+        s.castrum = {}
+        s.forum = []
+        s.latrine = [0] * n
+        stack = fortuna_stack() if n >= 4 else {1: 0, 2: 0, 3: 0}
+        s.fortuna_stack = [0, stack[1], stack[2], stack[3]]
+        s.fortuna_discards = [0, 0, 0, 0]
+        s.fortuna_drawn = [[] for _ in range(n)]
+        s.fortuna_kept = [[] for _ in range(n)]
+        s.fortuna_pending = 0
+        s.senate_pool = senate_deck(n)
+        s.senate_bottom = []
+        s.senate_hand = []
+        s.senate_takers = []
+        s.senate_turn = 0
+        s.province_pool = province_deck()
+        s.patrician_pool = patrician_deck()
+        s.revealed_provinces = []
+        s.revealed_patricians = []
+        s.removed_provinces = []
+        s.removed_patricians = []
+        s.provinces = [[] for _ in range(n)]
+        s.patricians = [[] for _ in range(n)]
+        s.senate_cards = [[] for _ in range(n)]
+        s.castrum_queue = []
+        s.forum_queue = []
+        s.history = []
+        s.private = {}
+        s._legal = None
+        s._result = None
+        return s
+
+    def clone(self) -> State:
+        """An independent copy (cheap: flat lists and tuples, no deep copy)."""
+        c = State.__new__(State)
+        c.players = self.players
+        c.rounds = self.rounds
+        c.round = self.round
+        c.start = self.start
+        c.phase = self.phase
+        c.player = self.player
+        c.ending = self.ending
+        c.dice_left = self.dice_left[:]
+        c.roll = self.roll
+        c.kept_dice = self.kept_dice
+        c.reroll_count = self.reroll_count
+        c.tokens = self.tokens[:]
+        c.temple = self.temple[:]
+        c.senate = self.senate[:]
+        c.castrum = self.castrum.copy()
+        c.forum = self.forum[:]
+        c.latrine = self.latrine[:]
+        c.fortuna_stack = self.fortuna_stack[:]
+        c.fortuna_discards = self.fortuna_discards[:]
+        c.fortuna_drawn = [d[:] for d in self.fortuna_drawn]
+        c.fortuna_kept = [k[:] for k in self.fortuna_kept]
+        c.fortuna_pending = self.fortuna_pending
+        c.senate_pool = self.senate_pool[:]
+        c.senate_bottom = self.senate_bottom[:]
+        c.senate_hand = self.senate_hand[:]
+        c.senate_takers = self.senate_takers[:]
+        c.senate_turn = self.senate_turn
+        c.province_pool = self.province_pool[:]
+        c.patrician_pool = self.patrician_pool[:]
+        c.revealed_provinces = self.revealed_provinces[:]
+        c.revealed_patricians = self.revealed_patricians[:]
+        c.removed_provinces = self.removed_provinces[:]
+        c.removed_patricians = self.removed_patricians[:]
+        c.provinces = [p[:] for p in self.provinces]
+        c.patricians = [p[:] for p in self.patricians]
+        c.senate_cards = [k[:] for k in self.senate_cards]
+        c.castrum_queue = self.castrum_queue[:]
+        c.forum_queue = self.forum_queue[:]
+        c.history = self.history[:]
+        c.private = self.private.copy()
+        c._legal = self._legal
+        c._result = self._result
+        return c
+
+    # ------------------------------------------------------------- who moves
+
+    def current_player(self) -> int:
+        """The seat to decide (0..n-1), or :data:`CHANCE`, or :data:`TERMINAL`."""
+        phase = self.phase
+        if phase == GAME_OVER:
+            return TERMINAL
+        if phase < DECIDE:
+            return CHANCE
+        return self.player
+
+    def is_chance(self) -> bool:
+        """Whether the next event is a chance outcome."""
+        return self.phase < DECIDE
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == GAME_OVER
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as a word, for views and messages."""
+        return PHASE_NAMES[self.phase]
+
+    # ------------------------------------------------------------ legal moves
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the player to move (empty at chance and terminal nodes).
+
+        Placements come first (Temple, Senate, Castrum, Forum, or the forced
+        Latrine), then re-rolls when the player has a token.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+            self._legal = legal
+        return legal
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        if phase == DECIDE:
+            seat = self.player
+            roll = self.roll
+            found = self.placements(seat, roll)
+            if not found:
+                found = list(latrine.options(roll))
+            if self.tokens[seat]:
+                found.extend(_reroll_options(roll))
+            return found
+        if phase == CHOOSE_SENATE_CARD:
+            return [card_action(CHOOSE_SENATE, c) for c in _distinct(self.senate_hand)]
+        if phase == CHOOSE_PROVINCE_CARD:
+            return [card_action(CHOOSE_PROVINCE, c) for c in _distinct(self.revealed_provinces)]
+        if phase == CHOOSE_PATRICIAN_TILE:
+            return [
+                card_action(CHOOSE_PATRICIAN, c) for c in _distinct(self.revealed_patricians)
+            ]
+        return []
+
+    def placements(self, seat: int, roll: tuple[int, ...]) -> list[Action]:
+        """Legal placements in the Temple, Senate, Castrum and Forum (not the Latrine)."""
+        found: list[Action] = []
+        if self.players >= 4:
+            found.extend(temple.options(self, seat, roll))
+        found.extend(senate.options(self, seat, roll))
+        found.extend(castrum.options(self, seat, roll))
+        found.extend(forum.options(self, seat, roll))
+        return found
+
+    def chance_outcomes(self) -> list[tuple[Outcome, float]]:
+        """Every possible chance outcome with its probability (empty unless at chance)."""
+        phase = self.phase
+        if phase == ROLL_DICE:
+            return list(roll_distribution(self.dice_left[self.player]))
+        if phase == REROLL_DICE:
+            return list(roll_distribution(self.reroll_count))
+        if phase == REVEAL_PROVINCE:
+            return _uniform(PROVINCE, self.province_pool)
+        if phase == REVEAL_PATRICIAN:
+            return _uniform(PATRICIAN, self.patrician_pool)
+        if phase in (DRAW_FORTUNA, TEMPLE_BONUS):
+            stack = self._fortuna_source()
+            total = sum(stack)
+            return [(fortuna_outcome(v), stack[v] / total) for v in (1, 2, 3) if stack[v]]
+        if phase == DRAW_SENATE:
+            if self.senate_pool:
+                return _uniform(SENATE_DRAW, self.senate_pool)
+            return [(card_outcome(SENATE_DRAW, self.senate_bottom[0][0]), 1.0)]
+        return []
+
+    def sample_chance(self, rng: random.Random) -> Outcome:
+        """Draw one outcome of :meth:`chance_outcomes` with the generator ``rng``.
+
+        Dice are rolled one by one and cards drawn uniformly from the unseen
+        ones, which is the same distribution, without listing every outcome.
+        """
+        phase = self.phase
+        if phase == ROLL_DICE or phase == REROLL_DICE:
+            count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
+            rand = rng.random
+            return roll_outcome(tuple(sorted([int(rand() * 6) + 1 for _ in range(count)])))
+        if phase == REVEAL_PROVINCE:
+            return card_outcome(PROVINCE, self.province_pool[int(rng.random() * len(self.province_pool))])
+        if phase == REVEAL_PATRICIAN:
+            pool = self.patrician_pool
+            return card_outcome(PATRICIAN, pool[int(rng.random() * len(pool))])
+        if phase == DRAW_SENATE and self.senate_pool:
+            pool = self.senate_pool
+            return card_outcome(SENATE_DRAW, pool[int(rng.random() * len(pool))])
+        if phase in (DRAW_FORTUNA, TEMPLE_BONUS):
+            stack = self._fortuna_source()
+            pick = int(rng.random() * sum(stack))
+            for value in (1, 2, 3):
+                if pick < stack[value]:
+                    return fortuna_outcome(value)
+                pick -= stack[value]
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise IllegalActionError("no chance event is pending")
+        return outcomes[0][0]
+
+    def _fortuna_source(self) -> list[int]:
+        """The tiles a draw comes from: the stack, or the discards to be reshuffled."""
+        return self.fortuna_stack if sum(self.fortuna_stack) else self.fortuna_discards
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, x: Action | Outcome | str) -> None:
+        """Apply an action or a chance outcome (or its notation), in place.
+
+        Raises :class:`~alea.iacta.errors.IllegalActionError` (a
+        ``ValueError``) and leaves the state unchanged if ``x`` is not legal.
+        """
+        phase = self.phase
+        if phase == GAME_OVER:
+            raise IllegalActionError(f"{x}: the game is over")
+        if phase < DECIDE:
+            self._apply_outcome(self._check_outcome(x))
+        else:
+            legal = self.legal_actions()
+            if x in legal:
+                action = legal[legal.index(x)]
+            else:
+                raise IllegalActionError(self.explain(x))
+            self._apply_action(action)
+        self._legal = None
+
+    def explain(self, x: str) -> str:
+        """A player-readable reason why ``x`` is not legal now ('' if it is)."""
+        if self.phase == GAME_OVER:
+            return f"{x}: the game is over"
+        if self.phase < DECIDE:
+            try:
+                self._check_outcome(x)
+            except IllegalActionError as err:
+                return str(err)
+            return ""
+        try:
+            token = parse(x)
+        except NotationError as err:
+            return str(err)
+        if not isinstance(token, Action):
+            return f"{x}: it is seat {self.player}'s decision, not a chance event"
+        if token in self.legal_actions():
+            return ""
+        return self._explain_action(token)
+
+    def _explain_action(self, action: Action) -> str:
+        phase = self.phase
+        kind = action.kind
+        seat = self.player
+        if phase == CHOOSE_SENATE_CARD:
+            if kind != CHOOSE_SENATE:
+                return f"{action}: seat {seat} must now choose a Senate card (K:…)"
+            return f"{action}: that card is not among the Senate cards you hold"
+        if phase == CHOOSE_PROVINCE_CARD:
+            if kind != CHOOSE_PROVINCE:
+                return f"{action}: seat {seat} must now choose a province (P:…)"
+            return f"{action}: that province is not revealed next to the Castrum"
+        if phase == CHOOSE_PATRICIAN_TILE:
+            if kind != CHOOSE_PATRICIAN:
+                return f"{action}: seat {seat} must now choose a patrician (N:…)"
+            return f"{action}: that patrician is not revealed below the Forum"
+        # placement phase
+        if kind in (CHOOSE_SENATE, CHOOSE_PROVINCE, CHOOSE_PATRICIAN):
+            return f"{action}: seat {seat} must now re-roll or place dice, not choose a card"
+        dice = action.dice
+        if not _contains(self.roll, dice):
+            shown = "".join(map(str, self.roll))
+            return f"{action}: you did not roll those dice (your dice: {shown})"
+        if kind == REROLL:
+            return f"{action}: you have no re-roll tokens"
+        if kind == TEMPLE:
+            return temple.explain(self, seat, dice)
+        if kind == SENATE:
+            return senate.explain(self, seat, dice)
+        if kind == CASTRUM:
+            return castrum.explain(self, seat, dice)
+        if kind == FORUM:
+            return forum.explain(self, seat, dice)
+        return latrine.explain(dice, bool(self.placements(seat, self.roll)))
+
+    def _check_outcome(self, x: Action | Outcome | str) -> Outcome:
+        """The outcome ``x`` names if it is possible now, else IllegalActionError."""
+        try:
+            token = parse(x)
+        except NotationError as err:
+            raise IllegalActionError(str(err)) from None
+        if not isinstance(token, Outcome):
+            raise IllegalActionError(f"{x}: a chance event is next ({self.phase_name}), not a decision")
+        phase = self.phase
+        kind = token.kind
+        if phase in (ROLL_DICE, REROLL_DICE):
+            count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
+            if kind != ROLL:
+                raise IllegalActionError(f"{x}: a roll of {count} dice is next")
+            if len(token.dice) != count:
+                raise IllegalActionError(f"{x}: {count} dice are rolled, not {len(token.dice)}")
+            return token
+        expected = {
+            REVEAL_PROVINCE: PROVINCE,
+            REVEAL_PATRICIAN: PATRICIAN,
+            DRAW_FORTUNA: FORTUNA,
+            TEMPLE_BONUS: FORTUNA,
+            DRAW_SENATE: SENATE_DRAW,
+        }[phase]
+        if kind != expected:
+            raise IllegalActionError(f"{x}: the next chance event is a {expected} ({self.phase_name})")
+        if any(o == token for o, _ in self.chance_outcomes()):
+            return token
+        raise IllegalActionError(f"{x}: that {expected} is not among the unseen ones")
+
+    def _record(self, token: str, seat: int = -1) -> None:
+        """Append ``token`` to the history; ``seat`` >= 0 marks it private to that seat."""
+        if seat >= 0:
+            self.private[len(self.history)] = seat
+        self.history.append(token)
+
+    def _apply_outcome(self, outcome: Outcome) -> None:
+        phase = self.phase
+        if phase == ROLL_DICE:
+            self._record(outcome)
+            self.roll = outcome.dice
+            self.phase = DECIDE
+        elif phase == REROLL_DICE:
+            self._record(outcome)
+            self.roll = tuple(sorted(self.kept_dice + outcome.dice))
+            self.kept_dice = ()
+            self.phase = DECIDE
+        elif phase == REVEAL_PROVINCE:
+            self._record(outcome)
+            self.province_pool.remove(outcome.card)
+            self.revealed_provinces.append(outcome.card)
+            if len(self.revealed_provinces) == self.players:
+                self.phase = REVEAL_PATRICIAN
+        elif phase == REVEAL_PATRICIAN:
+            self._record(outcome)
+            self.patrician_pool.remove(outcome.card)
+            self.revealed_patricians.append(outcome.card)
+            if len(self.revealed_patricians) == forum.columns(self.players):
+                self.player = self.start
+                self.phase = ROLL_DICE
+        elif phase == DRAW_FORTUNA:
+            seat = self.player
+            self._record(outcome, seat)
+            self.fortuna_drawn[seat].append(self._take_fortuna(int(outcome.card)))
+            self.fortuna_pending -= 1
+            if self.fortuna_pending == 0 or not self._fortuna_available():
+                self.fortuna_pending = 0
+                self._end_turn()
+        elif phase == TEMPLE_BONUS:
+            self._record(outcome)
+            self.fortuna_kept[self.player].append(self._take_fortuna(int(outcome.card)))
+            self._start_senate()
+        elif phase == DRAW_SENATE:
+            self._record(outcome, self.senate_takers[0])
+            card = outcome.card
+            if self.senate_pool:
+                self.senate_pool.remove(card)
+            else:
+                self.senate_bottom.pop(0)
+            self.senate_hand.append(card)
+            if len(self.senate_hand) == 3 or not (self.senate_pool or self.senate_bottom):
+                self.senate_turn = 0
+                self.player = self.senate_takers[0]
+                self.phase = CHOOSE_SENATE_CARD
+
+    def _fortuna_available(self) -> bool:
+        return bool(sum(self.fortuna_stack) or sum(self.fortuna_discards))
+
+    def _take_fortuna(self, value: int) -> int:
+        """Remove one tile of ``value`` from the stack, reshuffling the discards if empty."""
+        if not sum(self.fortuna_stack):
+            self.fortuna_stack = self.fortuna_discards
+            self.fortuna_discards = [0, 0, 0, 0]
+        self.fortuna_stack[value] -= 1
+        return value
+
+    def _apply_action(self, action: Action) -> None:
+        seat = self.player
+        phase = self.phase
+        if phase == DECIDE:
+            self._record(action)
+            kind = action.kind
+            dice = action.dice
+            if kind == REROLL:
+                self.tokens[seat] -= 1
+                self.kept_dice = remove_dice(self.roll, dice)
+                self.reroll_count = len(dice)
+                self.roll = ()
+                self.phase = REROLL_DICE
+                return
+            self.roll = ()
+            self.dice_left[seat] -= len(dice)
+            if kind == TEMPLE:
+                temple.place(self, seat, dice)
+                if self._fortuna_available():
+                    self.fortuna_pending = len(dice)
+                    self.phase = DRAW_FORTUNA
+                    return
+            elif kind == SENATE:
+                senate.place(self, seat, dice)
+            elif kind == CASTRUM:
+                castrum.place(self, seat, dice)
+            elif kind == FORUM:
+                for owner in forum.place(self, seat, dice):
+                    self.latrine[owner] += 1
+            else:
+                self.latrine[seat] += 1
+            self._end_turn()
+        elif phase == CHOOSE_SENATE_CARD:
+            self._record(action, seat)
+            card = action.card
+            self.senate_hand.remove(card)
+            self.senate_cards[seat].append(card)
+            self._return_straight(seat)
+            self.senate_turn += 1
+            if self.senate_turn < len(self.senate_takers) and self.senate_hand:
+                self.player = self.senate_takers[self.senate_turn]
+                return
+            self.senate_bottom.extend((card, seat) for card in self.senate_hand)
+            self.senate_hand = []
+            self._start_castrum()
+        elif phase == CHOOSE_PROVINCE_CARD:
+            self._record(action)
+            self.revealed_provinces.remove(action.card)
+            self.provinces[seat].append(action.card)
+            owner, value, count = self.castrum_queue.pop(0)
+            del self.castrum[(owner, value)]
+            self.dice_left[owner] += count
+            self._next_castrum()
+        elif phase == CHOOSE_PATRICIAN_TILE:
+            self._record(action)
+            self.revealed_patricians.remove(action.card)
+            self.patricians[seat].append(action.card)
+            self.forum.pop(0)
+            self.dice_left[seat] += 1
+            self._next_forum()
+
+    # ------------------------------------------------------------ round flow
+
+    def _end_turn(self) -> None:
+        """Pass the turn clockwise, or end placement after the go-round (RULES.md §3.1)."""
+        n = self.players
+        seat = self.player
+        dice_left = self.dice_left
+        if not dice_left[seat]:
+            self.ending = True
+        last = (self.start - 1) % n
+        for _ in range(n):
+            if self.ending and seat == last:
+                break
+            seat = (seat + 1) % n
+            if dice_left[seat]:
+                self.player = seat
+                self.phase = ROLL_DICE
+                return
+        self._end_placement()
+
+    def _end_placement(self) -> None:
+        for seat in range(self.players):
+            self.latrine[seat] += self.dice_left[seat]
+            self.dice_left[seat] = 0
+        self.ending = False
+        self._evaluate_temple()
+
+    def _evaluate_temple(self) -> None:
+        """Temple evaluation (RULES.md §4.1): keep the best tiles, discard the rest."""
+        groups = self.temple
+        if self.players >= 4:
+            leader = -1
+            size = 0
+            for seat, group in enumerate(groups):
+                if len(group) > size:
+                    leader, size = seat, len(group)
+            lone = sum(len(g) for g in groups) == 1
+            for seat, drawn in enumerate(self.fortuna_drawn):
+                if not drawn:
+                    continue
+                drawn.sort(reverse=True)
+                keep = 2 if seat == leader else 1
+                self.fortuna_kept[seat].extend(drawn[:keep])
+                for value in drawn[keep:]:
+                    self.fortuna_discards[value] += 1
+            self.fortuna_drawn = [[] for _ in range(self.players)]
+            for seat, group in enumerate(groups):
+                self.dice_left[seat] += len(group)
+            self.temple = [()] * self.players
+            if lone and self._fortuna_available():
+                self.player = leader
+                self.phase = TEMPLE_BONUS
+                return
+        self._start_senate()
+
+    def _start_senate(self) -> None:
+        ranked = senate.ranking(self.senate)
+        if not ranked:
+            self._start_castrum()
+            return
+        count = senate.takers(self.players)
+        self.senate_takers = ranked[:count]
+        for seat in ranked[count:]:
+            self._lose_straight(seat)
+        self.senate_hand = []
+        self.phase = DRAW_SENATE
+
+    def _return_straight(self, seat: int) -> None:
+        straight = self.senate[seat]
+        if straight is not None:
+            self.dice_left[seat] += straight[1] - straight[0] + 1
+            self.senate[seat] = None
+
+    def _lose_straight(self, seat: int) -> None:
+        straight = self.senate[seat]
+        if straight is not None:
+            self.latrine[seat] += straight[1] - straight[0] + 1
+            self.senate[seat] = None
+
+    def _start_castrum(self) -> None:
+        # Takers who were never handed a card (the hand ran out) lose their straights.
+        for seat in range(self.players):
+            self._lose_straight(seat)
+        self.senate_takers = []
+        ranked = castrum.ranking(self.castrum)
+        winners = len(self.revealed_provinces)
+        for owner, value, count in ranked[winners:]:
+            self.latrine[owner] += count
+            del self.castrum[(owner, value)]
+        self.castrum_queue = ranked[:winners]
+        self._next_castrum()
+
+    def _next_castrum(self) -> None:
+        if self.castrum_queue:
+            self.player = self.castrum_queue[0][0]
+            self.phase = CHOOSE_PROVINCE_CARD
+            return
+        self.removed_provinces.extend(self.revealed_provinces)
+        self.revealed_provinces = []
+        self._next_forum()
+
+    def _next_forum(self) -> None:
+        if self.forum:
+            self.player = self.forum[0][1]
+            self.phase = CHOOSE_PATRICIAN_TILE
+            return
+        self.removed_patricians.extend(self.revealed_patricians)
+        self.revealed_patricians = []
+        self._evaluate_latrine()
+
+    def _evaluate_latrine(self) -> None:
+        for seat in range(self.players):
+            self.tokens[seat] += self.latrine[seat]
+            self.dice_left[seat] += self.latrine[seat]
+            self.latrine[seat] = 0
+        self._end_round()
+
+    def _end_round(self) -> None:
+        self.round += 1
+        self.start = (self.start + 1) % self.players
+        if self.round == self.rounds:
+            self.phase = GAME_OVER
+            self.player = TERMINAL
+            return
+        self.phase = REVEAL_PROVINCE
+
+    # ---------------------------------------------------------------- result
+
+    def holdings(self, seat: int) -> Any:
+        """What ``seat`` owns for end-game scoring, as a :class:`scoring.Holdings`."""
+        from alea.iacta.scoring import Holdings
+
+        return Holdings(
+            provinces=tuple(self.provinces[seat]),
+            patricians=tuple(self.patricians[seat]),
+            senate=tuple(self.senate_cards[seat]),
+            fortuna=tuple(self.fortuna_kept[seat]),
+            tokens=self.tokens[seat],
+        )
+
+    def arrangements(self) -> list[Any]:
+        """Each seat's optimal end-game arrangement (RULES.md §5), computed once."""
+        if not self.is_terminal():
+            raise IllegalActionError("the game is not over: there is no final arrangement yet")
+        if self._result is None:
+            from alea.iacta.scoring import best_arrangement
+
+            self._result = [best_arrangement(self.holdings(s)) for s in range(self.players)]
+        return list(self._result)
+
+    def returns(self) -> list[float]:
+        """Final scores, one per seat (all zero before the end, as in OpenSpiel)."""
+        if not self.is_terminal():
+            return [0.0] * self.players
+        return [float(a.score) for a in self.arrangements()]
+
+    def winners(self) -> list[int]:
+        """The winning seats (RULES.md §5.3): best score, then best unplaced patricians."""
+        if not self.is_terminal():
+            return []
+        keys = [(a.score, a.tiebreak) for a in self.arrangements()]
+        best = max(keys)
+        return [seat for seat, key in enumerate(keys) if key == best]
+
+    # ------------------------------------------------------------- interfaces
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (RULES.md §6), JSON-ready; ``None`` is a spectator."""
+        from alea.iacta.views import view
+
+        return view(self, seat)
+
+    def log(self, seat: int | None) -> list[str]:
+        """The history as ``seat`` may see it: others' hidden draws and choices as ``?``."""
+        from alea.iacta.views import log
+
+        return log(self, seat)
+
+    def to_json(self) -> dict[str, Any]:
+        """The full state (hidden parts included) as JSON-ready data; see :meth:`from_json`."""
+        from alea.iacta.records import state_to_json
+
+        return state_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        """Rebuild a state saved with :meth:`to_json`, exactly."""
+        from alea.iacta.records import state_from_json
+
+        return state_from_json(data)
+
+    def record(self) -> dict[str, Any]:
+        """The game record: player count and every event so far, in notation."""
+        from alea.iacta.records import record
+
+        return record(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<alea.iacta.State {self.players} players, round {self.round + 1}/{self.rounds}, "
+            f"{self.phase_name}, {len(self.history)} events>"
+        )
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        """Dice colour of each seat."""
+        return PLAYER_COLOURS[: self.players]
+
+
+def _distinct(cards: list[str]) -> list[str]:
+    """Cards without repeats, in first-seen order (XIII can appear twice in a hand)."""
+    return list(dict.fromkeys(cards))
+
+
+def _uniform(kind: str, pool: list[str]) -> list[tuple[Outcome, float]]:
+    total = len(pool)
+    counts: dict[str, int] = {}
+    for card in pool:
+        counts[card] = counts.get(card, 0) + 1
+    return [(card_outcome(kind, card), c / total) for card, c in counts.items()]
+
+
+def _contains(roll: tuple[int, ...], dice: tuple[int, ...]) -> bool:
+    rest = list(roll)
+    for v in dice:
+        if v not in rest:
+            return False
+        rest.remove(v)
+    return True
+
+
+def new_game(players: int = 4) -> State:
+    """A new game for 2–5 players; the first events are the set-up reveals (chance)."""
+    return State._new(players)

@@ -1,0 +1,78 @@
+"""The Temple (RULES.md §4.1): growing groups of dice that earn Fortuna tiles.
+
+Only used with 4 or 5 players. Each player has at most one group; the group
+sizes are all different, so there is a single *leading* group (the largest).
+A placement must bring the player's group to exactly one die more than the
+leading group, with a larger sum.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from alea.iacta.dice import submultisets_by_size
+from alea.iacta.notation import TEMPLE, Action, dice_action
+
+if TYPE_CHECKING:
+    from alea.iacta.state import State
+
+
+def leading(groups: list[tuple[int, ...]]) -> tuple[int, int]:
+    """Size and pip sum of the leading group, ``(0, 0)`` for an empty Temple."""
+    size = total = 0
+    for group in groups:
+        if len(group) > size:
+            size = len(group)
+            total = sum(group)
+    return size, total
+
+
+@cache
+def _actions(roll: tuple[int, ...], count: int, min_sum: int) -> tuple[Action, ...]:
+    return tuple(
+        dice_action(TEMPLE, dice)
+        for dice, total in submultisets_by_size(roll, count)
+        if total >= min_sum
+    )
+
+
+def requirement(state: State, seat: int) -> tuple[int, int]:
+    """How many dice ``seat`` must add, and the least pip sum they must add up to."""
+    size, total = leading(state.temple)
+    own = state.temple[seat]
+    return size + 1 - len(own), total - sum(own) + 1
+
+
+def options(state: State, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
+    """Every legal Temple placement for ``seat`` with ``roll``."""
+    count, min_sum = requirement(state, seat)
+    return _actions(roll, count, min_sum)
+
+
+def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+    """Why placing ``dice`` in the Temple is illegal (called only when it is)."""
+    if state.players < 4:
+        return "Temple: the Temple is only used with 4 or 5 players"
+    size, total = leading(state.temple)
+    own = state.temple[seat]
+    count, min_sum = requirement(state, seat)
+    if len(dice) != count:
+        if own:
+            return (
+                f"Temple: the leading group has {size} dice, so your group of {len(own)} must "
+                f"grow to exactly {size + 1}: add {count} dice"
+            )
+        return (
+            f"Temple: the leading group has {size} dice, so a new group must have exactly "
+            f"{size + 1}"
+        )
+    return (
+        f"Temple: your group must add up to more than the leading group's {total}: "
+        f"the dice you add must sum to at least {min_sum}"
+    )
+
+
+def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
+    """Add ``dice`` to ``seat``'s group (legality already checked)."""
+    state.temple[seat] = tuple(sorted(state.temple[seat] + dice))
