@@ -99,6 +99,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "roll": list(state.roll),
             "kept": list(state.kept_dice),
             "rerolling": state.reroll_count if state.phase_name == "reroll" else 0,
+            "fortuna_pending": state.fortuna_pending,
+            "ending": state.ending,
         },
         "buildings": buildings,
         "revealed": {
@@ -120,6 +122,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "senate_hand": list(state.senate_hand) if hand_visible else None,
         "senate_hand_size": len(state.senate_hand),
         "senate_takers": list(state.senate_takers),
+        "senate_turn": state.senate_turn,
         "castrum_queue": [
             {"seat": owner, "value": value, "count": count}
             for owner, value, count in state.castrum_queue
