@@ -60,7 +60,9 @@ PATRICIANS: Final[dict[str, PatricianInfo]] = {
 }
 
 SENATE_CARDS: Final[dict[str, SenateInfo]] = {ROMAN[i]: SenateInfo(i + 1, ()) for i in range(11)}
-SENATE_CARDS.update({card: SenateInfo(12, pair) for card, pair in zip(BORDER_CARDS, BORDER_PAIRS)})
+SENATE_CARDS.update(
+    {card: SenateInfo(12, pair) for card, pair in zip(BORDER_CARDS, BORDER_PAIRS, strict=True)}
+)
 SENATE_CARDS[FREE_PROVINCE] = SenateInfo(13, ())
 
 #: How many copies of each Senate card the box holds (XIII twice, the rest once).

@@ -6,6 +6,7 @@ of each value, and no two sets anywhere may share both value and count.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from alea.iacta.dice import value_counts
@@ -17,20 +18,41 @@ if TYPE_CHECKING:
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action]:
-    """Every legal Castrum placement for ``seat`` with ``roll``."""
+#: CASTRUM_ACTIONS[value][k - 1] is the action placing k dice of ``value`` (value 0 unused).
+CASTRUM_ACTIONS: tuple[tuple[Action, ...], ...] = (
+    (),
+    *(tuple(dice_action(CASTRUM, (value,) * k) for k in range(1, 9)) for value in range(1, 7)),
+)
+
+
+@cache
+def _groups(roll: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The roll as ``(value, count)`` pairs."""
     counts = value_counts(roll)
+    return tuple((value, counts[value]) for value in range(1, 7) if counts[value])
+
+
+@cache
+def _all_options(roll: tuple[int, ...]) -> tuple[Action, ...]:
+    """Every set the roll can form in an empty Castrum."""
+    return tuple(
+        CASTRUM_ACTIONS[value][k - 1] for value, have in _groups(roll) for k in range(1, have + 1)
+    )
+
+
+def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action] | tuple[Action, ...]:
+    """Every legal Castrum placement for ``seat`` with ``roll``."""
     sets = state.castrum
+    if not sets:
+        return _all_options(roll)
     taken = {(value, count) for (_, value), count in sets.items()}
     found: list[Action] = []
-    for value in range(1, 7):
-        have = counts[value]
-        if not have:
-            continue
+    for value, have in _groups(roll):
         base = sets.get((seat, value), 0)
+        actions = CASTRUM_ACTIONS[value]
         for k in range(1, have + 1):
             if (value, base + k) not in taken:
-                found.append(dice_action(CASTRUM, (value,) * k))
+                found.append(actions[k - 1])
     return found
 
 
@@ -68,5 +90,7 @@ def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
 
 def ranking(sets: dict[tuple[int, int], int]) -> list[tuple[int, int, int]]:
     """All sets as ``(owner, value, count)``, best first: most dice, then highest value."""
-    ordered = sorted(((count, value, owner) for (owner, value), count in sets.items()), reverse=True)
+    ordered = sorted(
+        ((count, value, owner) for (owner, value), count in sets.items()), reverse=True
+    )
     return [(owner, value, count) for count, value, owner in ordered]

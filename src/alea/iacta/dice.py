@@ -29,7 +29,9 @@ def submultisets(roll: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 
 
 @cache
-def submultisets_by_size(roll: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+def submultisets_by_size(
+    roll: tuple[int, ...], size: int
+) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Distinct sub-multisets of ``roll`` with exactly ``size`` dice, each with its pip sum."""
     return tuple((s, sum(s)) for s in submultisets(roll) if len(s) == size)
 

@@ -7,6 +7,7 @@ to the right of every lower die and to the left of every equal or higher one.
 from __future__ import annotations
 
 from bisect import bisect_left
+from functools import cache
 from typing import TYPE_CHECKING
 
 from alea.iacta.dice import value_counts
@@ -29,19 +30,33 @@ def _index(row: list[tuple[int, int]], value: int) -> int:
     return bisect_left(row, (value, -1))
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action]:
-    """Every legal Forum placement for ``seat`` with ``roll``."""
+@cache
+def _options(roll: tuple[int, ...], limit: int, pair14: bool, pair23: bool) -> tuple[Action, ...]:
+    """Forum placements of ``roll`` when values below ``limit`` fit and the pairs as given."""
+    counts = value_counts(roll)
+    found = [dice_action(FORUM, (value,)) for value in range(1, limit) if counts[value]]
+    if pair14 and counts[1] and counts[4]:
+        found.append(dice_action(FORUM, (1, 4)))
+    if pair23 and counts[2] and counts[3]:
+        found.append(dice_action(FORUM, (2, 3)))
+    return tuple(found)
+
+
+def options(state: State, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
+    """Every legal Forum placement for ``seat`` with ``roll``.
+
+    A die of value v fits when fewer than ``columns`` dice are lower than v, a
+    pair when the higher die still lands inside; with two free columns
+    everything fits.
+    """
     row = state.forum
     cols = state.players + 2
-    counts = value_counts(roll)
-    found: list[Action] = []
-    for value in range(1, 7):
-        if counts[value] and _index(row, value) < cols:
-            found.append(dice_action(FORUM, (value,)))
-    for low, high in PAIRS:
-        if counts[low] and counts[high] and _index(row, high) + 1 < cols:
-            found.append(dice_action(FORUM, (low, high)))
-    return found
+    if len(row) + 1 < cols:
+        return _options(roll, 7, True, True)
+    limit = 1
+    while limit <= 6 and _index(row, limit) < cols:
+        limit += 1
+    return _options(roll, limit, _index(row, 4) + 1 < cols, _index(row, 3) + 1 < cols)
 
 
 def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:

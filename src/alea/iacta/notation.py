@@ -9,6 +9,7 @@ each distinct action is parsed once per process and then shared.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from alea.iacta.cards import PATRICIANS, PROVINCES, SENATE_CARDS
@@ -84,13 +85,12 @@ class Action(str):
             if not rest or any(ch not in "123456" for ch in rest):
                 raise NotationError(f"{text!r}: dice are written as digits 1–6, e.g. {kind}:344")
             return dice_action(kind, tuple(sorted(int(ch) for ch in rest)))
-        table = {
-            CHOOSE_SENATE: SENATE_CARDS,
-            CHOOSE_PROVINCE: PROVINCES,
-            CHOOSE_PATRICIAN: PATRICIANS,
-        }[kind]
-        if rest not in table:
-            what = {CHOOSE_SENATE: "Senate card", CHOOSE_PROVINCE: "province", CHOOSE_PATRICIAN: "patrician"}
+        if rest not in _CARD_TABLES[kind]:
+            what = {
+                CHOOSE_SENATE: "Senate card",
+                CHOOSE_PROVINCE: "province",
+                CHOOSE_PATRICIAN: "patrician",
+            }
             raise NotationError(f"{text!r}: {rest!r} is not a {what[kind]}")
         return card_action(kind, rest)
 
@@ -140,11 +140,20 @@ class Outcome(str):
             if rest not in ("1", "2", "3"):
                 raise NotationError(f"{text!r}: a Fortuna tile is worth 1, 2 or 3")
             return fortuna_outcome(int(rest))
-        table = {PROVINCE: PROVINCES, PATRICIAN: PATRICIANS, SENATE_DRAW: SENATE_CARDS}[kind]
-        if rest not in table:
+        if rest not in _CARD_TABLES[kind]:
             raise NotationError(f"{text!r}: {rest!r} is not a {kind} card")
         return card_outcome(kind, rest)
 
+
+#: The cards each card-naming kind may name.
+_CARD_TABLES: Final[dict[str, Mapping[str, object]]] = {
+    CHOOSE_SENATE: SENATE_CARDS,
+    CHOOSE_PROVINCE: PROVINCES,
+    CHOOSE_PATRICIAN: PATRICIANS,
+    SENATE_DRAW: SENATE_CARDS,
+    PROVINCE: PROVINCES,
+    PATRICIAN: PATRICIANS,
+}
 
 _ACTIONS: dict[str, Action] = {}
 _ACTION_PARTS: dict[str, tuple[str, tuple[int, ...], str]] = {}

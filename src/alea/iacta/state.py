@@ -35,7 +35,6 @@ from alea.iacta.notation import (
     CHOOSE_SENATE,
     FORTUNA,
     FORUM,
-    LATRINE,
     PATRICIAN,
     PROVINCE,
     REROLL,
@@ -118,13 +117,13 @@ class State:
         "castrum_queue",
         "dice_left",
         "ending",
-        "forum",
-        "forum_queue",
         "fortuna_discards",
         "fortuna_drawn",
         "fortuna_kept",
         "fortuna_pending",
         "fortuna_stack",
+        "forum",
+        "forum_queue",
         "history",
         "kept_dice",
         "latrine",
@@ -138,9 +137,9 @@ class State:
         "provinces",
         "removed_patricians",
         "removed_provinces",
+        "reroll_count",
         "revealed_patricians",
         "revealed_provinces",
-        "reroll_count",
         "roll",
         "round",
         "rounds",
@@ -353,16 +352,12 @@ class State:
         if phase == CHOOSE_PROVINCE_CARD:
             return [card_action(CHOOSE_PROVINCE, c) for c in _distinct(self.revealed_provinces)]
         if phase == CHOOSE_PATRICIAN_TILE:
-            return [
-                card_action(CHOOSE_PATRICIAN, c) for c in _distinct(self.revealed_patricians)
-            ]
+            return [card_action(CHOOSE_PATRICIAN, c) for c in _distinct(self.revealed_patricians)]
         return []
 
     def placements(self, seat: int, roll: tuple[int, ...]) -> list[Action]:
         """Legal placements in the Temple, Senate, Castrum and Forum (not the Latrine)."""
-        found: list[Action] = []
-        if self.players >= 4:
-            found.extend(temple.options(self, seat, roll))
+        found: list[Action] = list(temple.options(self, seat, roll)) if self.players >= 4 else []
         found.extend(senate.options(self, seat, roll))
         found.extend(castrum.options(self, seat, roll))
         found.extend(forum.options(self, seat, roll))
@@ -396,12 +391,14 @@ class State:
         ones, which is the same distribution, without listing every outcome.
         """
         phase = self.phase
-        if phase == ROLL_DICE or phase == REROLL_DICE:
+        if phase in (ROLL_DICE, REROLL_DICE):
             count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
             rand = rng.random
             return roll_outcome(tuple(sorted([int(rand() * 6) + 1 for _ in range(count)])))
         if phase == REVEAL_PROVINCE:
-            return card_outcome(PROVINCE, self.province_pool[int(rng.random() * len(self.province_pool))])
+            return card_outcome(
+                PROVINCE, self.province_pool[int(rng.random() * len(self.province_pool))]
+            )
         if phase == REVEAL_PATRICIAN:
             pool = self.patrician_pool
             return card_outcome(PATRICIAN, pool[int(rng.random() * len(pool))])
@@ -439,10 +436,10 @@ class State:
             self._apply_outcome(self._check_outcome(x))
         else:
             legal = self.legal_actions()
-            if x in legal:
-                action = legal[legal.index(x)]
-            else:
-                raise IllegalActionError(self.explain(x))
+            try:
+                action = legal[legal.index(x)]  # type: ignore[arg-type]
+            except ValueError:
+                raise IllegalActionError(self.explain(x)) from None
             self._apply_action(action)
         self._legal = None
 
@@ -508,7 +505,9 @@ class State:
         except NotationError as err:
             raise IllegalActionError(str(err)) from None
         if not isinstance(token, Outcome):
-            raise IllegalActionError(f"{x}: a chance event is next ({self.phase_name}), not a decision")
+            raise IllegalActionError(
+                f"{x}: a chance event is next ({self.phase_name}), not a decision"
+            )
         phase = self.phase
         kind = token.kind
         if phase in (ROLL_DICE, REROLL_DICE):
@@ -526,8 +525,23 @@ class State:
             DRAW_SENATE: SENATE_DRAW,
         }[phase]
         if kind != expected:
-            raise IllegalActionError(f"{x}: the next chance event is a {expected} ({self.phase_name})")
-        if any(o == token for o, _ in self.chance_outcomes()):
+            raise IllegalActionError(
+                f"{x}: the next chance event is a {expected} ({self.phase_name})"
+            )
+        card = token.card
+        if phase == REVEAL_PROVINCE:
+            possible = card in self.province_pool
+        elif phase == REVEAL_PATRICIAN:
+            possible = card in self.patrician_pool
+        elif phase == DRAW_SENATE:
+            possible = (
+                card in self.senate_pool
+                if self.senate_pool
+                else bool(self.senate_bottom) and card == self.senate_bottom[0][0]
+            )
+        else:
+            possible = self._fortuna_source()[int(card)] > 0
+        if possible:
             return token
         raise IllegalActionError(f"{x}: that {expected} is not among the unseen ones")
 

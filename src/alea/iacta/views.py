@@ -71,9 +71,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             }
         )
     buildings: dict[str, Any] = {
-        "senate": [
-            list(range(st[0], st[1] + 1)) if st is not None else [] for st in state.senate
-        ],
+        "senate": [list(range(st[0], st[1] + 1)) if st is not None else [] for st in state.senate],
         "castrum": [
             {"seat": owner, "value": value, "count": count}
             for owner, value, count in ranking(state.castrum)

@@ -1,0 +1,802 @@
+"""End-game scoring (RULES.md §5): what a player holds, and the best arrangement.
+
+At the end of the game each player places their patricians into their
+provinces so as to score the most; the engine always finds that best
+arrangement (it is not a decision anyone makes at the table)::
+
+    >>> h = Holdings(provinces=("red4", "grey0"), patricians=("redm2", "redw3", "bluew1"),
+    ...              senate=("V",), fortuna=(2, 3), tokens=5)
+    >>> a = best_arrangement(h)
+    >>> a.score, a.tiebreak
+    (19, 0)
+    >>> [(p.card, p.patricians, p.points) for p in a.places]
+    [('red4', ('redm2', 'redw3'), 9), ('grey0', ('bluew1',), 1)]
+
+The search itself lives in :mod:`alea.iacta.scoring_solver`; this module holds
+the public values (:class:`Holdings`, :class:`Arrangement`), their validation
+against the contents of the box, and :func:`evaluate_arrangement`, which
+scores any concrete arrangement from the rules text alone. The optimiser's
+result is always re-scored by :func:`evaluate_arrangement`, so the numbers a
+player sees come from the straightforward reading of the rules, and a
+disagreement with the optimiser would fail loudly instead of misreporting.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from alea.iacta import cards
+from alea.iacta.scoring_solver import (
+    FLEX_COUPLE,
+    FLEX_MAN,
+    FLEX_WOMAN,
+    SHIFT,
+    CardCounts,
+    Problem,
+    solve,
+)
+
+__all__ = [
+    "Arrangement",
+    "Breakdown",
+    "Holdings",
+    "HoldingsError",
+    "Place",
+    "SenatePoints",
+    "best_arrangement",
+    "check_box",
+    "evaluate_arrangement",
+]
+
+#: A player wins at most one Senate card per round, and a game has at most 6.
+MAX_SENATE_CARDS: Final = 6
+
+_COLOUR_INDEX: Final = {colour: i for i, colour in enumerate(cards.COLOURS)}
+_SEX_NAME: Final = {"m": "man", "w": "woman"}
+
+
+class HoldingsError(ValueError):
+    """Holdings that no real game can produce, naming the offending token.
+
+    ``token`` is the exact text (or value) at fault and ``section`` the part of
+    the holdings it was found in (``"provinces"``, ``"fortuna"``, ...), so an
+    interface can point at it.
+    """
+
+    def __init__(self, message: str, *, token: object = None, section: str = "") -> None:
+        super().__init__(message)
+        self.token = token
+        self.section = section
+
+
+# --------------------------------------------------------------------- holdings
+
+
+def _as_tuple(value: Any) -> tuple[Any, ...]:
+    if isinstance(value, tuple):
+        return value
+    if isinstance(value, str | bytes):
+        # A lone string would otherwise become a tuple of letters.
+        return (value,)
+    return tuple(value)
+
+
+@dataclass(frozen=True)
+class Holdings:
+    """Everything one player owns at the end of the game that can score.
+
+    Cards are their notation strings (RULES.md §8); Fortuna tiles are their
+    values (1–3); ``tokens`` is the number of unused re-roll tokens. Any
+    iterable is accepted for the card fields and stored as a tuple, so a
+    ``Holdings`` is hashable and safe to share. The constructor does not check
+    the cards against the box (the engine builds holdings from real games);
+    use :meth:`checked` or :meth:`from_json` for outside input, or
+    :meth:`validate` on an existing value.
+    """
+
+    provinces: tuple[str, ...] = ()
+    patricians: tuple[str, ...] = ()
+    senate: tuple[str, ...] = ()
+    fortuna: tuple[int, ...] = ()
+    tokens: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("provinces", "patricians", "senate", "fortuna"):
+            object.__setattr__(self, name, _as_tuple(getattr(self, name)))
+
+    @classmethod
+    def checked(
+        cls,
+        provinces: Iterable[str] = (),
+        patricians: Iterable[str] = (),
+        senate: Iterable[str] = (),
+        fortuna: Iterable[int] = (),
+        tokens: int = 0,
+    ) -> Holdings:
+        """Build holdings and :meth:`validate` them (raises :class:`HoldingsError`)."""
+        holdings = cls(
+            tuple(provinces), tuple(patricians), tuple(senate), tuple(fortuna), tokens
+        )
+        holdings.validate()
+        return holdings
+
+    def validate(self) -> list[str]:
+        """Check every token against the box; return warnings, raise on errors.
+
+        Errors (:class:`HoldingsError`): a string that is no card, a card in
+        the wrong section, more copies of a card than the box holds (XIII has
+        2, every other card 1; Fortuna tiles 8 × 1, 14 × 2, 8 × 3), a negative
+        or non-integer token count. Warnings: more than six Senate cards
+        (possible to score, impossible to win in a game).
+        """
+        for token in self.provinces:
+            if token not in cards.PROVINCES:
+                raise HoldingsError(card_problem(token, "provinces"), token=token, section="provinces")
+        for token in self.patricians:
+            if token not in cards.PATRICIANS:
+                raise HoldingsError(
+                    card_problem(token, "patricians"), token=token, section="patricians"
+                )
+        for token in self.senate:
+            if token not in cards.SENATE_CARDS:
+                raise HoldingsError(card_problem(token, "senate"), token=token, section="senate")
+        for tile in self.fortuna:
+            if isinstance(tile, bool) or not isinstance(tile, int) or tile not in (1, 2, 3):
+                raise HoldingsError(
+                    f"{tile!r} is not a Fortuna tile (tiles are worth 1, 2 or 3)",
+                    token=tile,
+                    section="fortuna",
+                )
+        if isinstance(self.tokens, bool) or not isinstance(self.tokens, int):
+            raise HoldingsError(
+                f"{self.tokens!r} is not a number of re-roll tokens (expected a whole number)",
+                token=self.tokens,
+                section="tokens",
+            )
+        if self.tokens < 0:
+            raise HoldingsError(
+                f"{self.tokens} re-roll tokens: a player cannot hold a negative number",
+                token=self.tokens,
+                section="tokens",
+            )
+        check_box({"": self})
+        warnings = []
+        if len(self.senate) > MAX_SENATE_CARDS:
+            warnings.append(
+                f"{len(self.senate)} Senate cards: a player wins at most one per round, "
+                f"so at most {MAX_SENATE_CARDS} in a game (scored anyway)"
+            )
+        return warnings
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict with the five fields (lists for the tuples)."""
+        return {
+            "provinces": list(self.provinces),
+            "patricians": list(self.patricians),
+            "senate": list(self.senate),
+            "fortuna": list(self.fortuna),
+            "tokens": self.tokens,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Holdings:
+        """Validated holdings from :meth:`to_json` output; missing fields are empty.
+
+        Raises :class:`HoldingsError` for unknown keys, wrong types and every
+        problem :meth:`validate` finds.
+        """
+        if not isinstance(data, Mapping):
+            raise HoldingsError(
+                f"expected an object with provinces, patricians, senate, fortuna, tokens; "
+                f"got {type(data).__name__}",
+                token=data,
+            )
+        known = ("provinces", "patricians", "senate", "fortuna", "tokens")
+        for key in data:
+            if key not in known:
+                raise HoldingsError(
+                    f"unknown field {key!r} (expected one of: {', '.join(known)})",
+                    token=key,
+                    section=str(key),
+                )
+        lists: dict[str, tuple[Any, ...]] = {}
+        for key in known[:4]:
+            value = data.get(key, [])
+            if not isinstance(value, list | tuple):
+                raise HoldingsError(
+                    f"{key!r} must be a list, got {value!r}", token=value, section=key
+                )
+            for item in value:
+                wanted = int if key == "fortuna" else str
+                if isinstance(item, bool) or not isinstance(item, wanted):
+                    what = "a tile value 1-3" if key == "fortuna" else "a card string"
+                    raise HoldingsError(
+                        f"{item!r} in {key!r} is not {what}", token=item, section=key
+                    )
+            lists[key] = tuple(value)
+        tokens = data.get("tokens", 0)
+        holdings = cls(
+            lists["provinces"], lists["patricians"], lists["senate"], lists["fortuna"], tokens
+        )
+        holdings.validate()
+        return holdings
+
+
+def card_problem(token: str, section: str) -> str:
+    """Why ``token`` is not a card of ``section``, in words a player understands."""
+    kinds = {
+        "provinces": ("a province card", cards.PROVINCES),
+        "patricians": ("a patrician tile", cards.PATRICIANS),
+        "senate": ("a Senate card", cards.SENATE_CARDS),
+    }
+    wanted, _ = kinds[section]
+    for other, (name, table) in kinds.items():
+        if other != section and token in table:
+            return f"{token!r} is {name}, not {wanted}: list it under {other}"
+    if section == "senate" and token.startswith("XII-"):
+        pair = token[4:].split("/")
+        if len(pair) == 2 and all(c in _COLOUR_INDEX for c in pair):
+            a, b = pair
+            if (b, a) in cards.BORDER_PAIRS:
+                return f"{token!r} is written XII-{b}/{a} (colours in ring order)"
+            return (
+                f"{token!r} does not exist: border provinces join neighbouring colours of the "
+                f"ring ({', '.join(cards.BORDER_CARDS)})"
+            )
+        return f"{token!r} is not a border province ({', '.join(cards.BORDER_CARDS)})"
+    if section == "senate":
+        return f"{token!r} is not a Senate card (I-XI, XIII, or {', '.join(cards.BORDER_CARDS)})"
+    colour = next((c for c in (*cards.COLOURS, cards.GREY) if token.startswith(c)), None)
+    if colour is None:
+        return f"{token!r} is not {wanted}: it starts with no colour ({', '.join(cards.COLOURS)})"
+    rest = token[len(colour) :]
+    if section == "provinces":
+        if colour == cards.GREY:
+            return f"{token!r} does not exist: the only grey province is the wild province grey0"
+        if rest.isdigit():
+            return f"{token!r} does not exist: province cards are worth 1 to 4"
+        return f"{token!r} is not a province card (e.g. 'red4', or the wild province 'grey0')"
+    if colour == cards.GREY:
+        return f"{token!r} does not exist: patricians come in {', '.join(cards.COLOURS)}"
+    if rest[:1] in ("m", "w") and rest[1:].isdigit():
+        return f"{token!r} does not exist: patricians are worth 1 to 3"
+    return f"{token!r} is not a patrician tile (colour, m or w, value 1-3, e.g. 'bluew2')"
+
+
+def check_box(players: Mapping[str, Holdings]) -> None:
+    """Raise :class:`HoldingsError` if the players together hold more than the box.
+
+    Province cards and patrician tiles exist once each, XIII twice, every other
+    Senate card once; Fortuna tiles 8 × 1, 14 × 2, 8 × 3. Re-roll tokens are
+    an unlimited supply (RULES.md §9). Only call this with cards already known
+    to exist (:meth:`Holdings.validate` does both in the right order).
+    """
+    names = [name for name in players if name]
+
+    def who(found: list[str]) -> str:
+        return f" (held by {', '.join(found)})" if any(found) else ""
+
+    seen: dict[tuple[str, object], list[str]] = {}
+    for name, holdings in players.items():
+        for section, items in (
+            ("provinces", holdings.provinces),
+            ("patricians", holdings.patricians),
+            ("senate", holdings.senate),
+            ("fortuna", holdings.fortuna),
+        ):
+            for item in items:
+                seen.setdefault((section, item), []).append(name)
+    for (section, item), holders in seen.items():
+        if section == "fortuna":
+            limit = cards.FORTUNA_COPIES.get(item, 0)  # type: ignore[call-overload]
+            if len(holders) > limit:
+                raise HoldingsError(
+                    f"{len(holders)} Fortuna tiles of value {item}: the box holds only {limit}"
+                    + who(sorted(set(holders)) if names else []),
+                    token=item,
+                    section=section,
+                )
+            continue
+        limit = cards.SENATE_COPIES.get(str(item), 0) if section == "senate" else 1
+        if len(holders) > limit:
+            copies = "once" if limit == 1 else f"{limit} times"
+            raise HoldingsError(
+                f"{item!r} appears {len(holders)} times but the box holds it {copies}"
+                + who(holders if names else []),
+                token=item,
+                section=section,
+            )
+
+
+# ------------------------------------------------------------------ arrangement
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place of an arrangement and what it scores (RULES.md §5.1).
+
+    ``kind`` is ``"province"``, ``"wild"``, ``"free"`` or ``"border"``;
+    ``patricians`` has at most one man and one woman (man first); ``extra`` is
+    the XI patrician beside the couple, if any (it scores under XI, not here).
+    ``base`` is the card's own part of ``points`` (value, value − 1, −1, 0, 1
+    or 3); ``points = base + values of patricians``.
+    """
+
+    card: str
+    kind: str
+    patricians: tuple[str, ...]
+    extra: str | None
+    base: int
+    points: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict of every field."""
+        return {
+            "card": self.card,
+            "kind": self.kind,
+            "patricians": list(self.patricians),
+            "extra": self.extra,
+            "base": self.base,
+            "points": self.points,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class SenatePoints:
+    """What one Senate card scores, and why. XII/XIII give their place's ``base``."""
+
+    card: str
+    points: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict of every field."""
+        return {"card": self.card, "points": self.points, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """The final score split the way the rule book adds it up.
+
+    ``province_cards`` is the card part of province cards and the wild
+    province (the rule book's "A"); ``patricians`` the values of placed
+    patricians ("B"); ``senate`` each Senate card ("C": XII and XIII give the
+    card part of their place, XI the values of its extras); ``fortuna`` the
+    tile values ("D"); ``tokens`` half the re-roll tokens, rounded down ("E").
+    ``places`` repeats each place's points in :attr:`Arrangement.places` order.
+    """
+
+    places: tuple[tuple[str, int], ...]
+    province_cards: int
+    patricians: int
+    senate: tuple[SenatePoints, ...]
+    fortuna: int
+    tokens: int
+
+    @property
+    def senate_total(self) -> int:
+        """Sum of all Senate cards."""
+        return sum(s.points for s in self.senate)
+
+    @property
+    def total(self) -> int:
+        """The final score (RULES.md §5.3)."""
+        return self.province_cards + self.patricians + self.senate_total + self.fortuna + self.tokens
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict, totals included."""
+        return {
+            "places": [{"card": card, "points": points} for card, points in self.places],
+            "province_cards": self.province_cards,
+            "patricians": self.patricians,
+            "senate": [s.to_json() for s in self.senate],
+            "senate_total": self.senate_total,
+            "fortuna": self.fortuna,
+            "tokens": self.tokens,
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A scored arrangement: where every patrician goes, and what it all scores.
+
+    ``score`` is the final score (RULES.md §5.3); ``tiebreak`` the total value
+    of the unplaced patricians (XI extras are not unplaced).
+    """
+
+    holdings: Holdings
+    score: int
+    tiebreak: int
+    places: tuple[Place, ...]
+    unplaced: tuple[str, ...]
+    breakdown: Breakdown
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def extras(self) -> tuple[str, ...]:
+        """The XI extras, in place order."""
+        return tuple(p.extra for p in self.places if p.extra is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict of the holdings, the places, the breakdown and the totals."""
+        return {
+            "score": self.score,
+            "tiebreak": self.tiebreak,
+            "places": [p.to_json() for p in self.places],
+            "unplaced": list(self.unplaced),
+            "breakdown": self.breakdown.to_json(),
+            "holdings": self.holdings.to_json(),
+            "warnings": list(self.warnings),
+        }
+
+
+# ------------------------------------------------------------------- evaluation
+
+
+def _place_kind(card: str) -> str:
+    if card == cards.WILD_PROVINCE:
+        return "wild"
+    if card == cards.FREE_PROVINCE:
+        return "free"
+    if card in cards.PROVINCES:
+        return "province"
+    if card in cards.SENATE_CARDS and cards.SENATE_CARDS[card].number == 12:
+        return "border"
+    raise ValueError(f"{card!r} is not a place")
+
+
+def _names(patricians: Sequence[str]) -> str:
+    return " + ".join(f"{p} ({cards.PATRICIANS[p].value})" for p in patricians)
+
+
+def _score_place(card: str, patricians: Sequence[str]) -> tuple[int, str]:
+    """Card part of a place's points and the reason, for a legal filling."""
+    kind = _place_kind(card)
+    who = _names(patricians)
+    if kind == "province":
+        value = cards.PROVINCES[card].value
+        if not patricians:
+            return value - 1, f"empty: value {value} - 1"
+        return value, f"value {value} + {who}"
+    if kind == "wild":
+        if not patricians:
+            return -1, "empty wild province: -1"
+        return 0, f"wild province 0 + {who}"
+    if kind == "free":
+        if not patricians:
+            return 0, "empty free province: 0"
+        return 1, f"free province 1 + {who}"
+    if not patricians:
+        return 0, "empty border province: 0"
+    colours = {cards.PATRICIANS[p].colour for p in patricians}
+    if len(colours) == 2:
+        return 3, f"one patrician of each colour: 3 + {who}"
+    return 0, f"not one of each colour: 0 + {who}"
+
+
+def evaluate_arrangement(
+    holdings: Holdings,
+    places: Sequence[tuple[str, Sequence[str], str | None]],
+) -> Arrangement:
+    """Score one concrete arrangement straight from the rules text.
+
+    ``places`` lists every place the player owns — each province card, each
+    free (XIII) and border (XII) province — as ``(card, patricians, extra)``,
+    where ``extra`` is the XI patrician beside a couple (or ``None``). Every
+    held patrician not listed is unplaced. Raises :class:`ValueError` if the
+    arrangement breaks a rule (a wrong colour, two men in one place, a place
+    missing, an extra without a couple or without XI, ...).
+    """
+    place_cards = Counter(card for card, _, _ in places)
+    owned = Counter(holdings.provinces) + Counter(
+        s for s in holdings.senate if cards.SENATE_CARDS[s].number in (12, 13)
+    )
+    if place_cards != owned:
+        raise ValueError(f"places {sorted(place_cards)} do not match those owned {sorted(owned)}")
+    held = Counter(holdings.patricians)
+    used: Counter[str] = Counter()
+    senate_count = Counter(holdings.senate)
+    result: list[Place] = []
+    placed: list[str] = []
+    couples = 0
+    extras_value = 0
+    extras: list[str] = []
+    occupied_cards: list[str] = []
+    place_colours: set[str] = set()
+    for card, group, extra in places:
+        group = tuple(group)
+        kind = _place_kind(card)
+        sexes = [cards.PATRICIANS[p].sex for p in group]
+        colours = [cards.PATRICIANS[p].colour for p in group]
+        if sexes.count("m") > 1 or sexes.count("w") > 1:
+            raise ValueError(f"{card}: a place holds at most one man and one woman")
+        if kind == "province":
+            allowed = {cards.PROVINCES[card].colour}
+        elif kind == "border":
+            allowed = set(cards.SENATE_CARDS[card].colours)
+        else:
+            allowed = set(colours[:1]) or set(cards.COLOURS)
+        if any(c not in allowed for c in colours):
+            raise ValueError(f"{card}: {', '.join(group)} may not go there")
+        if kind in ("wild", "free") and len(set(colours)) > 1:
+            raise ValueError(f"{card}: both patricians must be of one colour")
+        if kind == "province":
+            place_colours.add(cards.PROVINCES[card].colour)
+            if group:
+                occupied_cards.append(card)
+        elif kind == "border":
+            place_colours.update(cards.SENATE_CARDS[card].colours)
+        else:
+            place_colours.add(colours[0] if group else cards.GREY)
+        is_couple = len(group) == 2
+        couples += is_couple
+        if extra is not None:
+            if not senate_count["XI"]:
+                raise ValueError(f"{card}: an extra patrician needs Senate card XI")
+            if not is_couple:
+                raise ValueError(f"{card}: an XI extra goes only beside a couple")
+            if cards.PATRICIANS[extra].colour not in colours:
+                raise ValueError(f"{card}: the extra {extra} is not of the couple's colour")
+            extras_value += cards.PATRICIANS[extra].value
+            extras.append(extra)
+        for p in (*group, *((extra,) if extra else ())):
+            used[p] += 1
+            if used[p] > held[p]:
+                raise ValueError(f"{p} is not held, or used twice")
+        placed.extend(group)
+        base, reason = _score_place(card, group)
+        points = base + sum(cards.PATRICIANS[p].value for p in group)
+        if extra is not None:
+            reason += f"; XI extra {extra} ({cards.PATRICIANS[extra].value}) scores under XI"
+        result.append(Place(card, kind, group, extra, base, points, reason))
+    left = Counter(used)
+    unplaced_list = []
+    for p in holdings.patricians:
+        if left[p]:
+            left[p] -= 1
+        else:
+            unplaced_list.append(p)
+    unplaced = tuple(sorted(unplaced_list, key=_sort_key_patrician))
+    placed_info = [cards.PATRICIANS[p] for p in placed]
+    n_places = len(places)
+    senate: list[SenatePoints] = []
+    free_places = iter([p for p in result if p.kind == "free"])
+    border_places = {p.card: p for p in result if p.kind == "border"}
+    for card in sorted(holdings.senate, key=_sort_key_senate):
+        number = cards.SENATE_CARDS[card].number
+        if number == 1:
+            points, why = 1 + n_places // 2, f"1 + {n_places} places // 2"
+        elif number == 2:
+            points, why = len(placed) // 2, f"{len(placed)} patricians placed // 2"
+        elif number == 3:
+            n = len(holdings.senate)
+            points, why = 1 + n, f"1 + {n} Senate cards"
+        elif number == 4:
+            n = len(holdings.fortuna)
+            points, why = 1 + 2 * (n // 3), f"1 + 2 x ({n} Fortuna tiles // 3)"
+        elif number == 5:
+            points, why = 1 + couples, f"1 + {couples} couples"
+        elif number == 6:
+            found = sorted({i.colour for i in placed_info}, key=_COLOUR_INDEX.__getitem__)
+            points, why = len(found), "colours placed: " + (", ".join(found) or "none")
+        elif number == 7:
+            ordered = sorted(place_colours, key=lambda c: _COLOUR_INDEX.get(c, 6))
+            points, why = len(ordered), "colours of places: " + (", ".join(ordered) or "none")
+        elif number == 8:
+            points = len(occupied_cards)
+            why = "province cards with a patrician: " + (", ".join(occupied_cards) or "none")
+        elif number == 9:
+            points = sum(i.sex == "w" for i in placed_info)
+            why = f"{points} women placed"
+        elif number == 10:
+            points = sum(i.sex == "m" for i in placed_info)
+            why = f"{points} men placed"
+        elif number == 11:
+            points = extras_value
+            why = "extras beside couples: " + (_names(extras) or "none")
+        elif number == 12:
+            place = border_places[card]
+            points, why = place.base, f"border province: {place.reason}"
+        else:
+            place = next(free_places)
+            points, why = place.base, f"free province: {place.reason}"
+        senate.append(SenatePoints(card, points, why))
+    breakdown = Breakdown(
+        places=tuple((p.card, p.points) for p in result),
+        province_cards=sum(p.base for p in result if p.kind in ("province", "wild")),
+        patricians=sum(i.value for i in placed_info),
+        senate=tuple(senate),
+        fortuna=sum(holdings.fortuna),
+        tokens=holdings.tokens // 2,
+    )
+    tiebreak = sum(cards.PATRICIANS[p].value for p in unplaced)
+    return Arrangement(holdings, breakdown.total, tiebreak, tuple(result), unplaced, breakdown)
+
+
+# ---------------------------------------------------------------- optimisation
+
+
+def _sort_key_province(card: str) -> tuple[int, int]:
+    info = cards.PROVINCES[card]
+    return (_COLOUR_INDEX.get(info.colour, 6), info.value)
+
+
+def _sort_key_senate(card: str) -> tuple[int, int]:
+    info = cards.SENATE_CARDS[card]
+    colour = _COLOUR_INDEX[info.colours[0]] if info.colours else -1
+    return (info.number, colour)
+
+
+def _sort_key_patrician(card: str) -> tuple[int, str, int]:
+    info = cards.PATRICIANS[card]
+    return (_COLOUR_INDEX[info.colour], info.sex, info.value)
+
+
+def _problem(holdings: Holdings) -> Problem:
+    men: list[list[int]] = [[] for _ in range(6)]
+    women: list[list[int]] = [[] for _ in range(6)]
+    for p in holdings.patricians:
+        info = cards.PATRICIANS[p]
+        (men if info.sex == "m" else women)[_COLOUR_INDEX[info.colour]].append(info.value)
+    provinces = [0] * 6
+    flex = 0
+    for card in holdings.provinces:
+        colour = cards.PROVINCES[card].colour
+        if colour == cards.GREY:
+            flex += 1
+        else:
+            provinces[_COLOUR_INDEX[colour]] += 1
+    borders = [False] * 6
+    n = Counter(cards.SENATE_CARDS[s].number for s in holdings.senate)
+    for s in holdings.senate:
+        info = cards.SENATE_CARDS[s]
+        if info.number == 12:
+            borders[cards.BORDER_PAIRS.index(info.colours)] = True  # type: ignore[arg-type]
+    flex += n[13]
+    covered = tuple(provinces[c] > 0 or borders[c] or borders[(c - 1) % 6] for c in range(6))
+    counts = CardCounts(n[2], n[5], n[6], n[7], n[8], n[9], n[10], n[11] > 0)
+    return Problem(
+        tuple(tuple(sorted(v)) for v in men),
+        tuple(tuple(sorted(v)) for v in women),
+        tuple(provinces),
+        covered,
+        tuple(borders),
+        flex,
+        counts,
+    )
+
+
+def _constant_score(holdings: Holdings, problem: Problem) -> int:
+    """Every point that does not depend on the arrangement (or is its baseline)."""
+    score = sum(holdings.fortuna) + holdings.tokens // 2
+    for card in holdings.provinces:
+        score += cards.PROVINCES[card].value - 1  # empty baseline; occupied adds 1
+    n = Counter(cards.SENATE_CARDS[s].number for s in holdings.senate)
+    n_places = len(holdings.provinces) + n[12] + n[13]
+    score += n[1] * (1 + n_places // 2)
+    score += n[3] * (1 + len(holdings.senate))
+    score += n[4] * (1 + 2 * (len(holdings.fortuna) // 3))
+    score += n[5]  # V: 1 + couples (the solver counts the couples)
+    score += n[7] * sum(problem.covered)
+    # Empty baselines: the wild province -1 (above), free and border provinces 0.
+    return score
+
+
+def best_arrangement(holdings: Holdings) -> Arrangement:
+    """The arrangement with the highest final score, then the highest tie-break.
+
+    RULES.md §5.3: maximise the final score; among equal scores maximise the
+    total value of the unplaced patricians. Among arrangements equal on both,
+    the choice is deterministic and independent of the order of the holdings.
+    Raises :class:`HoldingsError` for holdings the box cannot produce.
+    """
+    warnings = holdings.validate()
+    problem = _problem(holdings)
+    solution = solve(problem)
+    score_part, tiebreak = divmod(solution.value, SHIFT)
+    score = _constant_score(holdings, problem) + score_part
+    places = _build_places(holdings, problem, solution)
+    arrangement = evaluate_arrangement(holdings, places)
+    if (arrangement.score, arrangement.tiebreak) != (score, tiebreak):
+        raise AssertionError(
+            f"scoring optimiser disagrees with the rules evaluation for {holdings}: "
+            f"{(score, tiebreak)} != {(arrangement.score, arrangement.tiebreak)}"
+        )
+    if warnings:
+        arrangement = Arrangement(
+            arrangement.holdings,
+            arrangement.score,
+            arrangement.tiebreak,
+            arrangement.places,
+            arrangement.unplaced,
+            arrangement.breakdown,
+            tuple(warnings),
+        )
+    return arrangement
+
+
+def _build_places(
+    holdings: Holdings, problem: Problem, solution: Any
+) -> list[tuple[str, tuple[str, ...], str | None]]:
+    """Turn the solver's counts into concrete places, deterministically."""
+    # Per colour: placed men/women (highest first) and unplaced (lowest).
+    by_colour: list[dict[str, list[str]]] = [{"m": [], "w": []} for _ in range(6)]
+    for p in sorted(set(holdings.patricians), key=_sort_key_patrician):
+        info = cards.PATRICIANS[p]
+        by_colour[_COLOUR_INDEX[info.colour]][info.sex].append(p)  # ascending value
+    placed: list[dict[str, list[str]]] = []
+    unplaced: list[list[str]] = []
+    for colour in range(6):
+        detail = solution.details[colour]
+        men = by_colour[colour]["m"]
+        women = by_colour[colour]["w"]
+        n_men_out = len(men) - detail.men_placed
+        n_women_out = len(women) - detail.women_placed
+        placed.append({"m": men[n_men_out:][::-1], "w": women[n_women_out:][::-1]})
+        unplaced.append(men[:n_men_out] + women[:n_women_out])
+
+    # Flexible places take their patricians first (the lowest of those placed),
+    # leaving the highest for the province cards.
+    def take(colour: int, sex: str) -> str:
+        return placed[colour][sex].pop()
+
+    places: list[tuple[str, list[str], int]] = []  # card, patricians, extra colour
+    couples_by_colour: list[list[int]] = [[] for _ in range(6)]
+    flex_cards = [c for c in holdings.provinces if c == cards.WILD_PROVINCE]
+    flex_cards += [s for s in holdings.senate if s == cards.FREE_PROVINCE]
+    flex_fill: list[tuple[str, list[str], int]] = []
+    for (colour, kind), card in zip(solution.flex, flex_cards, strict=False):
+        if kind == FLEX_MAN:
+            group = [take(colour, "m")]
+        elif kind == FLEX_WOMAN:
+            group = [take(colour, "w")]
+        else:
+            assert kind == FLEX_COUPLE
+            group = [take(colour, "m"), take(colour, "w")]
+        flex_fill.append((card, group, colour))
+    for card in flex_cards[len(solution.flex) :]:
+        flex_fill.append((card, [], -1))
+    border_fill: list[tuple[str, list[str], int]] = []
+    for index, option in solution.borders:
+        pair = (index, (index + 1) % 6)
+        group = [take(pair[side], sex) for side, sex in option.slots]
+        group.sort(key=lambda p: cards.PATRICIANS[p].sex)  # man first
+        if len(group) == 2:
+            sides = {pair[side] for side, _ in option.slots}
+            extra_colour = pair[option.extra_side] if len(sides) == 2 else pair[option.slots[0][0]]
+        else:
+            extra_colour = -1
+        border_fill.append((cards.BORDER_CARDS[index], group, extra_colour))
+    province_fill: list[tuple[str, list[str], int]] = []
+    coloured = sorted((c for c in holdings.provinces if c != cards.WILD_PROVINCE), key=_sort_key_province)
+    for colour in range(6):
+        detail = solution.details[colour]
+        mine = [c for c in coloured if _COLOUR_INDEX[cards.PROVINCES[c].colour] == colour]
+        mine.sort(key=lambda c: -cards.PROVINCES[c].value)  # highest first get patricians
+        men = placed[colour]["m"]  # what is left is for province cards, highest first
+        women = placed[colour]["w"]
+        couples = detail.couples_in_provinces
+        groups: list[list[str]] = [[men[i], women[i]] for i in range(couples)]
+        groups += [[m] for m in men[couples:]]
+        groups += [[w] for w in women[couples:]]
+        for i, card in enumerate(mine):
+            group = groups[i] if i < len(groups) else []
+            province_fill.append((card, group, colour if len(group) == 2 else -1))
+    province_fill.sort(key=lambda item: _sort_key_province(item[0]))
+    places = province_fill + flex_fill + border_fill
+    for i, (_, group, extra_colour) in enumerate(places):
+        if len(group) == 2 and extra_colour >= 0:
+            couples_by_colour[extra_colour].append(i)
+    extras: dict[int, str] = {}
+    if problem.counts.xi:
+        for colour in range(6):
+            pool = sorted(unplaced[colour], key=lambda p: -cards.PATRICIANS[p].value)
+            for i, p in zip(couples_by_colour[colour], pool, strict=False):
+                extras[i] = p
+    return [(card, tuple(group), extras.get(i)) for i, (card, group, _) in enumerate(places)]

@@ -1,0 +1,422 @@
+"""The exact end-game optimiser behind :func:`alea.iacta.scoring.best_arrangement`.
+
+Why this shape
+--------------
+Most of RULES.md §5 decomposes by colour: a province card only takes its own
+colour, and VI, VIII, IX, X and the XI extras are all sums of per-colour terms.
+Only four things tie the colours together:
+
+* the *flexible places*: the wild province and free provinces (each takes a
+  man and/or a woman of any one colour) and border provinces (each joins two
+  neighbouring colours of the ring);
+* Senate II, which rounds the total number of placed patricians down to an
+  even number (handled by carrying the parity of that total);
+* Senate VII, which counts the colour of an occupied wild or free province and
+  *grey* for an empty one;
+* an XI extra beside a two-colour couple, which may come from either colour.
+
+Wild and free provinces score exactly alike relative to being empty (+1 plus
+the patricians' values) and count alike for every Senate card, so they are
+interchangeable *flex* places: only how many go to each colour, and whether
+each gets a man, a woman or a couple, matters.
+
+So the solver is a dynamic programme that walks the colour ring once. Its state
+between colour ``c`` and ``c + 1`` is what the border province ``c/c+1`` (if
+held) demands of colour ``c + 1``, how many flex places are already used, and
+the parity of the number of patricians placed so far. Each colour is then an
+independent tiny problem (:func:`colour_best`) asked "with ``a`` men and ``b``
+women of yours demanded by flexible places, and ``x`` couples elsewhere that
+may take an XI extra of your colour, what is your best contribution?", which
+is solved exactly by enumerating counts. When all six border provinces are
+held the ring has no place to cut, so the option of the last border is fixed
+up front for each of its (at most 13) options.
+
+Inside one colour the *which* of a choice never matters, only the *how many*:
+with the number of men and women placed fixed, the patricians left unplaced
+are best taken as the lowest of each sex (XI extras are then the highest of
+those), and the score then determines the tie-break exactly (placed values
+plus XI extras plus the unplaced rest always add up to the colour's total). So
+each count tuple has one value, and the enumeration is exact.
+
+Scores and tie-breaks are packed in one integer ``score * 256 + tiebreak``
+(the tie-break never exceeds 72), which orders exactly like the pair and adds
+componentwise, so the whole search compares plain integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Final, NamedTuple
+
+#: Packing factor: a value is ``score * SHIFT + tiebreak``.
+SHIFT: Final = 256
+#: Value of an infeasible choice (far below any real packed value).
+NEG: Final = -(1 << 40)
+
+# A demand on one colour is packed as ``a + 8 * b + 64 * x``: ``a`` men and
+# ``b`` women that flexible places need, ``x`` couples that may take an XI
+# extra of this colour. Each field stays below its base (at most 2 borders and
+# 3 flex places touch one colour), so packed demands add like vectors.
+_B: Final = 8
+_X: Final = 64
+
+#: Flex place contents, as the (men, women, couple) they ask of their colour.
+FLEX_MAN: Final = 0
+FLEX_WOMAN: Final = 1
+FLEX_COUPLE: Final = 2
+
+
+class CardCounts(NamedTuple):
+    """How many of each arrangement-dependent Senate card a player holds."""
+
+    ii: int
+    v: int
+    vi: int
+    vii: int
+    viii: int
+    ix: int
+    x: int
+    xi: bool
+
+
+class ColourDetail(NamedTuple):
+    """The counts that realise one colour's best value (for rebuilding places)."""
+
+    men_placed: int
+    women_placed: int
+    couples_in_provinces: int
+
+
+class BorderOption(NamedTuple):
+    """One way to fill a border province ``left/right`` (left = ring index)."""
+
+    left: int  # packed demand on the left colour
+    right: int  # packed demand on the right colour
+    points: int  # card points beyond the patricians' values, incl. Senate V
+    slots: tuple[tuple[int, str], ...]  # (0 = left / 1 = right, "m" | "w")
+    extra_side: int  # side giving the XI extra of a two-colour couple, or -1
+
+
+class Problem(NamedTuple):
+    """The holdings reduced to what the optimiser needs (all per ring colour)."""
+
+    men: tuple[tuple[int, ...], ...]  # per colour, values ascending
+    women: tuple[tuple[int, ...], ...]
+    provinces: tuple[int, ...]  # per colour, number of coloured province cards
+    covered: tuple[bool, ...]  # colour already counted by VII (card or border)
+    borders: tuple[bool, ...]  # border i joins colour i and i + 1
+    flex: int  # wild province + free provinces
+    counts: CardCounts
+
+
+class Solution(NamedTuple):
+    """The optimum found, as choices the caller turns into concrete places."""
+
+    value: int  # packed (score, tiebreak) of the variable part only
+    details: tuple[ColourDetail, ...]  # per colour
+    flex: tuple[tuple[int, int], ...]  # (colour, FLEX_*) per occupied flex place
+    borders: tuple[tuple[int, BorderOption], ...]  # (border index, chosen option)
+
+
+def _pack(a: int, b: int, x: int) -> int:
+    return a + _B * b + _X * x
+
+
+@lru_cache(maxsize=64)
+def border_options(counts: CardCounts) -> tuple[BorderOption, ...]:
+    """Every distinct way to fill one border province (RULES.md §5.1).
+
+    A couple of two colours scores 3 and may take its XI extra from either
+    colour, which is why it appears once per side when XI is held.
+    """
+    xi = 1 if counts.xi else 0
+    couple_v = counts.v
+    options = [
+        BorderOption(0, 0, 0, (), -1),
+        BorderOption(_pack(1, 0, 0), 0, 0, ((0, "m"),), -1),
+        BorderOption(_pack(0, 1, 0), 0, 0, ((0, "w"),), -1),
+        BorderOption(0, _pack(1, 0, 0), 0, ((1, "m"),), -1),
+        BorderOption(0, _pack(0, 1, 0), 0, ((1, "w"),), -1),
+        BorderOption(_pack(1, 1, xi), 0, couple_v, ((0, "m"), (0, "w")), -1),
+        BorderOption(0, _pack(1, 1, xi), couple_v, ((1, "m"), (1, "w")), -1),
+    ]
+    for slots in (((0, "m"), (1, "w")), ((0, "w"), (1, "m"))):
+        left_man = slots[0][1] == "m"
+        left = _pack(1, 0, 0) if left_man else _pack(0, 1, 0)
+        right = _pack(0, 1, 0) if left_man else _pack(1, 0, 0)
+        if xi:
+            options.append(BorderOption(left + _X, right, 3 + couple_v, slots, 0))
+            options.append(BorderOption(left, right + _X, 3 + couple_v, slots, 1))
+        else:
+            options.append(BorderOption(left, right, 3 + couple_v, slots, -1))
+    return tuple(options)
+
+
+@lru_cache(maxsize=1 << 16)
+def colour_best(
+    men: tuple[int, ...],
+    women: tuple[int, ...],
+    provinces: int,
+    counts: CardCounts,
+    demand: int,
+) -> tuple[int, int, ColourDetail | None, ColourDetail | None]:
+    """Best packed value of one colour, for an even and an odd number placed.
+
+    ``demand`` packs ``a`` men and ``b`` women that flexible places require of
+    this colour (they must be supplied) and ``x`` couples outside the province
+    cards that may take an XI extra of this colour. The value covers: every
+    value of the colour's patricians that scores (placed or XI extra), +1 per
+    occupied province card (the difference to ``value - 1``), Senate V for
+    couples *in province cards*, VI, VIII, IX, X, ``II * (placed // 2)``, and
+    the tie-break (unplaced, non-extra values). Returns ``(even, odd,
+    detail_even, detail_odd)``, ``NEG`` where no arrangement exists.
+    """
+    a = demand % _B
+    b = (demand // _B) % _B
+    x = demand // _X
+    n_men = len(men)
+    n_women = len(women)
+    best = [NEG, NEG]
+    detail: list[ColourDetail | None] = [None, None]
+    if a > n_men or b > n_women:
+        return NEG, NEG, None, None
+    total = sum(men) + sum(women)
+    per_occupied = 1 + counts.viii
+    for men_placed in range(a, n_men + 1):
+        in_provinces_m = men_placed - a
+        if in_provinces_m > provinces:
+            break
+        for women_placed in range(b, n_women + 1):
+            in_provinces_w = women_placed - b
+            if in_provinces_w > provinces:
+                break
+            unplaced = sorted(men[: n_men - men_placed] + women[: n_women - women_placed])
+            left = len(unplaced)
+            placed = men_placed + women_placed
+            parity = placed & 1
+            base = (
+                total
+                + counts.x * men_placed
+                + counts.ix * women_placed
+                + (counts.vi if placed else 0)
+                + counts.ii * (placed // 2)
+            )
+            lowest = max(0, in_provinces_m + in_provinces_w - provinces)
+            for couples in range(lowest, min(in_provinces_m, in_provinces_w) + 1):
+                occupied = in_provinces_m + in_provinces_w - couples
+                extras = min(x + couples, left) if counts.xi else 0
+                tiebreak = sum(unplaced[: left - extras])
+                score = base - tiebreak + occupied * per_occupied + couples * counts.v
+                value = score * SHIFT + tiebreak
+                if value > best[parity]:
+                    best[parity] = value
+                    detail[parity] = ColourDetail(men_placed, women_placed, couples)
+    return best[0], best[1], detail[0], detail[1]
+
+
+@lru_cache(maxsize=64)
+def _flex_choices(
+    flex: int, counts: CardCounts
+) -> tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]:
+    """Per number ``j`` of flex places given to one colour: (demand, points, kinds)."""
+    xi = 1 if counts.xi else 0
+    out: list[tuple[tuple[int, int, tuple[int, ...]], ...]] = []
+    for j in range(flex + 1):
+        row = []
+        for kinds in combinations_with_replacement((FLEX_COUPLE, FLEX_MAN, FLEX_WOMAN), j):
+            couples = kinds.count(FLEX_COUPLE)
+            men = kinds.count(FLEX_MAN) + couples
+            women = kinds.count(FLEX_WOMAN) + couples
+            row.append((_pack(men, women, couples * xi), j + couples * counts.v, kinds))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def _feasible(options: Sequence[BorderOption], problem: Problem, border: int) -> list[BorderOption]:
+    """The options of border ``border`` its two colours can actually supply."""
+    left, right = border, (border + 1) % 6
+    out = []
+    for option in options:
+        if (
+            option.left % _B <= len(problem.men[left])
+            and (option.left // _B) % _B <= len(problem.women[left])
+            and option.right % _B <= len(problem.men[right])
+            and (option.right // _B) % _B <= len(problem.women[right])
+        ):
+            out.append(option)
+    return out
+
+
+def solve(problem: Problem) -> Solution:
+    """The optimal choices for ``problem`` (see the module docstring)."""
+    borders = problem.borders
+    all_options = border_options(problem.counts)
+    options = [
+        _feasible(all_options, problem, i) if borders[i] else [all_options[0]] for i in range(6)
+    ]
+    memo: dict[tuple[int, int, int], tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {}
+    if all(borders):
+        # No border-free cut in the ring: cut at the border with the fewest
+        # options and solve the chain once per option of that border.
+        cut = min(range(6), key=lambda i: len(options[i]))
+        best: Solution | None = None
+        for closing in options[cut]:
+            candidate = _solve_chain(problem, (cut + 1) % 6, closing, options, memo)
+            if candidate is not None and (best is None or candidate.value > best.value):
+                best = candidate
+        assert best is not None  # the empty option is always feasible
+        return best
+    start = next(i for i in range(6) if not borders[(i - 1) % 6])
+    result = _solve_chain(problem, start, all_options[0], options, memo)
+    assert result is not None
+    return result
+
+
+def _solve_chain(
+    problem: Problem,
+    start: int,
+    closing: BorderOption,
+    options: list[list[BorderOption]],
+    memo: dict[tuple[int, int, int], tuple[int, int, tuple[int, ...], tuple[int, ...]]],
+) -> Solution | None:
+    """Walk the ring from ``start``; ``closing`` fills border ``start - 1``.
+
+    ``memo`` caches each colour's best value given its demand and flex count,
+    shared by the chains of a ring (they differ only in the closing border).
+    """
+    counts = problem.counts
+    flex_total = problem.flex
+    flex_rows = _flex_choices(flex_total, counts)
+    ii = counts.ii * SHIFT
+    vii = counts.vii * SHIFT
+    # state: (demand on this colour from the previous border, flex used, parity)
+    states: dict[tuple[int, int, int], int] = {(closing.right, 0, 0): 0}
+    history: list[dict[tuple[int, int, int], tuple[tuple[int, int, int], object]]] = []
+    for step in range(6):
+        colour = (start + step) % 6
+        border = colour  # border ``colour`` joins ``colour`` and ``colour + 1``
+        if step == 5:
+            choices: Sequence[BorderOption] = (closing._replace(right=0),)
+        else:
+            choices = options[border]
+        men = problem.men[colour]
+        women = problem.women[colour]
+        provinces = problem.provinces[colour]
+        vii_new = 0 if problem.covered[colour] else vii
+        new_states: dict[tuple[int, int, int], int] = {}
+        back: dict[tuple[int, int, int], tuple[tuple[int, int, int], object]] = {}
+        for (incoming, used, parity), value in states.items():
+            for option in choices:
+                demand = incoming + option.left
+                option_points = option.points * SHIFT
+                for j in range(flex_total - used + 1):
+                    key = (colour, demand, j)
+                    entry = memo.get(key)
+                    if entry is None:
+                        entry = _best_with_flex(
+                            men, women, provinces, counts, demand, flex_rows[j], vii_new
+                        )
+                        memo[key] = entry
+                    for rho in (0, 1):
+                        part = entry[rho]
+                        if part == NEG:
+                            continue
+                        total = value + part + option_points
+                        if parity and rho:
+                            total += ii
+                        new_key = (option.right, used + j, parity ^ rho)
+                        if total > new_states.get(new_key, NEG):
+                            new_states[new_key] = total
+                            back[new_key] = (
+                                (incoming, used, parity),
+                                (option, demand, j, rho, entry[2 + rho]),
+                            )
+        states = new_states
+        history.append(back)
+        if not states:
+            return None
+    best_key: tuple[int, int, int] | None = None
+    best_value = NEG
+    for key, value in states.items():
+        total = value + (vii if key[1] < flex_total else 0)
+        if total > best_value:
+            best_value = total
+            best_key = key
+    if best_key is None:
+        return None
+    return _rebuild(problem, start, closing, history, best_key, best_value)
+
+
+def _best_with_flex(
+    men: tuple[int, ...],
+    women: tuple[int, ...],
+    provinces: int,
+    counts: CardCounts,
+    demand: int,
+    row: tuple[tuple[int, int, tuple[int, ...]], ...],
+    vii_new: int,
+) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    """Best value of a colour given ``demand`` and exactly ``j`` flex places of it."""
+    best = [NEG, NEG]
+    kinds_best: list[tuple[int, ...]] = [(), ()]
+    for flex_demand, points, kinds in row:
+        even, odd, _, _ = colour_best(men, women, provinces, counts, demand + flex_demand)
+        bonus = points * SHIFT + (vii_new if kinds else 0)
+        for rho, part in ((0, even), (1, odd)):
+            if part != NEG and part + bonus > best[rho]:
+                best[rho] = part + bonus
+                kinds_best[rho] = kinds
+    return best[0], best[1], kinds_best[0], kinds_best[1]
+
+
+def _rebuild(
+    problem: Problem,
+    start: int,
+    closing: BorderOption,
+    history: list[dict[tuple[int, int, int], tuple[tuple[int, int, int], object]]],
+    key: tuple[int, int, int],
+    value: int,
+) -> Solution:
+    """Follow the back-pointers and collect every colour's and place's choice."""
+    details: list[ColourDetail | None] = [None] * 6
+    flex: list[tuple[int, int]] = []
+    chosen: list[tuple[int, BorderOption]] = []
+    for step in range(5, -1, -1):
+        colour = (start + step) % 6
+        previous, choice = history[step][key]
+        option, demand, _, rho, kinds = choice  # type: ignore[misc]
+        assert isinstance(option, BorderOption) and isinstance(kinds, tuple)
+        flex_demand = sum(
+            _pack(1, 0, 0)
+            if k == FLEX_MAN
+            else _pack(0, 1, 0)
+            if k == FLEX_WOMAN
+            else _pack(1, 1, 1 if problem.counts.xi else 0)
+            for k in kinds
+        )
+        result = colour_best(
+            problem.men[colour],
+            problem.women[colour],
+            problem.provinces[colour],
+            problem.counts,
+            demand + flex_demand,
+        )
+        details[colour] = result[2 + rho]
+        flex.extend((colour, k) for k in kinds)
+        if step == 5:
+            if problem.borders[colour]:
+                chosen.append((colour, closing))
+        elif problem.borders[colour]:
+            chosen.append((colour, option))
+        key = previous
+    assert all(d is not None for d in details)
+    flex.sort()
+    chosen.sort(key=lambda item: item[0])
+    return Solution(
+        value,
+        tuple(d for d in details if d is not None),
+        tuple(flex),
+        tuple(chosen),
+    )
