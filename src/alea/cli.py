@@ -25,6 +25,8 @@ COMMAND_MODULES = (
     "simulate",
     "replay",
     "legal",
+    "score",
+    "serve",
 )
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,108 @@
+"""Random playouts: Alea Iacta Est (4 players) beside OpenSpiel's C++ backgammon.
+
+Both games run in the same process through the same loop: uniform random
+decisions, chance sampled, until the game ends (final scores included). The
+figure that counts is decisions per second (chance steps are not counted).
+
+    .venv/bin/python bench/playout.py [--seconds 10] [--players 4] [--pin]
+
+Target (issue 2): at least 20,000 decisions/s on one core; aim: backgammon's figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import alea.iacta as iacta
+
+TARGET = 20_000
+
+
+def alea_playout(players: int) -> Callable[[random.Random], int]:
+    """One random game of Alea Iacta Est; returns its number of decisions."""
+
+    def play(rng: random.Random) -> int:
+        state = iacta.new_game(players)
+        decisions = 0
+        choice = rng.choice
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(choice(state.legal_actions()))
+                decisions += 1
+        state.returns()
+        return decisions
+
+    return play
+
+
+def backgammon_playout() -> Callable[[random.Random], int] | None:
+    """One random game of OpenSpiel's C++ backgammon, or None without open_spiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("backgammon")
+
+    def play(rng: random.Random) -> int:
+        state: Any = game.new_initial_state()
+        decisions = 0
+        choice = rng.choice
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+            else:
+                state.apply_action(choice(state.legal_actions()))
+                decisions += 1
+        state.returns()
+        return decisions
+
+    return play
+
+
+def measure(play: Callable[[random.Random], int], seconds: float, seed: int) -> tuple[float, float]:
+    """Run games for ``seconds``; return (decisions per second, games per second)."""
+    rng = random.Random(seed)
+    play(rng)  # warm-up: caches, imports
+    games = decisions = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        decisions += play(rng)
+        games += 1
+    return decisions / elapsed, games / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per game (default 10)")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pin", action="store_true", help="pin the process to CPU 0")
+    args = parser.parse_args()
+    if args.pin and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {0})
+
+    ours, our_games = measure(alea_playout(args.players), args.seconds, args.seed)
+    print(
+        f"Alea Iacta Est ({args.players} players): {ours:,.0f} decisions/s, {our_games:,.1f} games/s"
+    )
+    verdict = "meets" if ours >= TARGET else "MISSES"
+    print(f"  target >= {TARGET:,} decisions/s: {verdict}")
+    backgammon = backgammon_playout()
+    if backgammon is None:
+        print("OpenSpiel not installed (pip install -e '.[bench]'): no backgammon comparison")
+        return
+    theirs, their_games = measure(backgammon, args.seconds, args.seed)
+    print(f"OpenSpiel backgammon (C++): {theirs:,.0f} decisions/s, {their_games:,.1f} games/s")
+    print(f"ratio ours / backgammon: {ours / theirs:.2f}")
+
+
+if __name__ == "__main__":
+    main()
