@@ -91,7 +91,8 @@ def main() -> None:
 
     ours, our_games = measure(alea_playout(args.players), args.seconds, args.seed)
     print(
-        f"Alea Iacta Est ({args.players} players): {ours:,.0f} decisions/s, {our_games:,.1f} games/s"
+        f"Alea Iacta Est ({args.players} players): {ours:,.0f} decisions/s, "
+        f"{our_games:,.1f} games/s"
     )
     verdict = "meets" if ours >= TARGET else "MISSES"
     print(f"  target >= {TARGET:,} decisions/s: {verdict}")

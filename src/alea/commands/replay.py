@@ -45,15 +45,14 @@ def replay_record(record: dict[str, Any], verify: bool, quiet: bool) -> bool:
         console.print("[yellow]--verify: the record holds no result to compare with[/]")
         return False
     scores = [int(s) for s in state.returns()]
-    ok = (
-        expected.get("scores") == scores
-        and expected.get("winners", state.winners()) == state.winners()
-    )
+    winners = state.winners()
+    ok = bool(expected.get("scores") == scores and expected.get("winners", winners) == winners)
     if ok:
         console.print(f"[bold green]verified:[/] scores {scores}, winners {state.winners()}")
     else:
         console.print(
-            f"[bold red]mismatch:[/] recorded {expected.get('scores')} / {expected.get('winners')}, "
+            f"[bold red]mismatch:[/] recorded {expected.get('scores')} / "
+            f"{expected.get('winners')}, "
             f"replayed {scores} / {state.winners()}"
         )
     return ok
