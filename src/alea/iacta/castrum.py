@@ -40,19 +40,28 @@ def _all_options(roll: tuple[int, ...]) -> tuple[Action, ...]:
     )
 
 
+@cache
+def _allowed(value: int, have: int, blocked: int) -> tuple[Action, ...]:
+    """Placements of 1..``have`` dice of ``value`` where bit k of ``blocked`` forbids k dice."""
+    return tuple(CASTRUM_ACTIONS[value][k - 1] for k in range(1, have + 1) if not blocked >> k & 1)
+
+
 def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action] | tuple[Action, ...]:
-    """Every legal Castrum placement for ``seat`` with ``roll``."""
+    """Every legal Castrum placement for ``seat`` with ``roll``.
+
+    For each value, a bit mask of the set sizes already in the Castrum,
+    shifted by the size of the player's own set of that value, says which
+    numbers of dice would make an identical set.
+    """
     sets = state.castrum
     if not sets:
         return _all_options(roll)
-    taken = {(value, count) for (_, value), count in sets.items()}
+    taken = [0] * 7
+    for (_, value), count in sets.items():
+        taken[value] |= 1 << count
     found: list[Action] = []
     for value, have in _groups(roll):
-        base = sets.get((seat, value), 0)
-        actions = CASTRUM_ACTIONS[value]
-        for k in range(1, have + 1):
-            if (value, base + k) not in taken:
-                found.append(actions[k - 1])
+        found.extend(_allowed(value, have, taken[value] >> sets.get((seat, value), 0)))
     return found
 
 

@@ -16,6 +16,7 @@ The order of events is the binding one of RULES.md §7.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from typing import Any, Final
 
 from alea.iacta import castrum, forum, latrine, senate, temple
@@ -26,7 +27,7 @@ from alea.iacta.cards import (
     province_deck,
     senate_deck,
 )
-from alea.iacta.dice import remove_dice, roll_distribution, submultisets
+from alea.iacta.dice import remove_dice, roll_distribution, roll_sampler, submultisets
 from alea.iacta.errors import IllegalActionError, NotationError
 from alea.iacta.notation import (
     CASTRUM,
@@ -45,6 +46,9 @@ from alea.iacta.notation import (
     Action,
     Outcome,
     card_action,
+    _ACTION_PARTS,
+    _OUTCOME_PARTS,
+    _OUTCOMES,
     card_outcome,
     dice_action,
     fortuna_outcome,
@@ -92,6 +96,13 @@ CHANCE_PHASES: Final = frozenset(range(DECIDE))
 ROUNDS: Final = {2: 6, 3: 6, 4: 5, 5: 5}
 
 _REROLLS: dict[tuple[int, ...], tuple[Action, ...]] = {}
+_EXPECTED_KIND: Final = {
+    REVEAL_PROVINCE: PROVINCE,
+    REVEAL_PATRICIAN: PATRICIAN,
+    DRAW_FORTUNA: FORTUNA,
+    TEMPLE_BONUS: FORTUNA,
+    DRAW_SENATE: SENATE_DRAW,
+}
 
 
 def _reroll_options(roll: tuple[int, ...]) -> tuple[Action, ...]:
@@ -393,8 +404,8 @@ class State:
         phase = self.phase
         if phase in (ROLL_DICE, REROLL_DICE):
             count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
-            rand = rng.random
-            return roll_outcome(tuple(sorted([int(rand() * 6) + 1 for _ in range(count)])))
+            outcomes, cumulative = roll_sampler(count)
+            return outcomes[bisect(cumulative, rng.random())]
         if phase == REVEAL_PROVINCE:
             return card_outcome(
                 PROVINCE, self.province_pool[int(rng.random() * len(self.province_pool))]
@@ -500,35 +511,31 @@ class State:
 
     def _check_outcome(self, x: Action | Outcome | str) -> Outcome:
         """The outcome ``x`` names if it is possible now, else IllegalActionError."""
-        try:
-            token = parse(x)
-        except NotationError as err:
-            raise IllegalActionError(str(err)) from None
-        if not isinstance(token, Outcome):
-            raise IllegalActionError(
-                f"{x}: a chance event is next ({self.phase_name}), not a decision"
-            )
+        found = _OUTCOMES.get(x)
+        if found is None:
+            try:
+                token = parse(x)
+            except NotationError as err:
+                raise IllegalActionError(str(err)) from None
+            if not isinstance(token, Outcome):
+                raise IllegalActionError(
+                    f"{x}: a chance event is next ({self.phase_name}), not a decision"
+                )
+            found = token
+        kind, dice, card = _OUTCOME_PARTS[found]
         phase = self.phase
-        kind = token.kind
-        if phase in (ROLL_DICE, REROLL_DICE):
+        if phase <= REROLL_DICE and phase >= ROLL_DICE:
             count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
             if kind != ROLL:
                 raise IllegalActionError(f"{x}: a roll of {count} dice is next")
-            if len(token.dice) != count:
-                raise IllegalActionError(f"{x}: {count} dice are rolled, not {len(token.dice)}")
-            return token
-        expected = {
-            REVEAL_PROVINCE: PROVINCE,
-            REVEAL_PATRICIAN: PATRICIAN,
-            DRAW_FORTUNA: FORTUNA,
-            TEMPLE_BONUS: FORTUNA,
-            DRAW_SENATE: SENATE_DRAW,
-        }[phase]
+            if len(dice) != count:
+                raise IllegalActionError(f"{x}: {count} dice are rolled, not {len(dice)}")
+            return found
+        expected = _EXPECTED_KIND[phase]
         if kind != expected:
             raise IllegalActionError(
                 f"{x}: the next chance event is a {expected} ({self.phase_name})"
             )
-        card = token.card
         if phase == REVEAL_PROVINCE:
             possible = card in self.province_pool
         elif phase == REVEAL_PATRICIAN:
@@ -542,7 +549,7 @@ class State:
         else:
             possible = self._fortuna_source()[int(card)] > 0
         if possible:
-            return token
+            return found
         raise IllegalActionError(f"{x}: that {expected} is not among the unseen ones")
 
     def _record(self, token: str, seat: int = -1) -> None:
@@ -554,12 +561,12 @@ class State:
     def _apply_outcome(self, outcome: Outcome) -> None:
         phase = self.phase
         if phase == ROLL_DICE:
-            self._record(outcome)
-            self.roll = outcome.dice
+            self.history.append(outcome)
+            self.roll = _OUTCOME_PARTS[outcome][1]
             self.phase = DECIDE
         elif phase == REROLL_DICE:
-            self._record(outcome)
-            self.roll = tuple(sorted(self.kept_dice + outcome.dice))
+            self.history.append(outcome)
+            self.roll = tuple(sorted(self.kept_dice + _OUTCOME_PARTS[outcome][1]))
             self.kept_dice = ()
             self.phase = DECIDE
         elif phase == REVEAL_PROVINCE:
@@ -615,9 +622,8 @@ class State:
         seat = self.player
         phase = self.phase
         if phase == DECIDE:
-            self._record(action)
-            kind = action.kind
-            dice = action.dice
+            self.history.append(action)
+            kind, dice, _ = _ACTION_PARTS[action]
             if kind == REROLL:
                 self.tokens[seat] -= 1
                 self.kept_dice = remove_dice(self.roll, dice)
