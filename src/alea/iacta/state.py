@@ -30,6 +30,9 @@ from alea.iacta.cards import (
 from alea.iacta.dice import remove_dice, roll_distribution, roll_sampler, submultisets
 from alea.iacta.errors import IllegalActionError, NotationError
 from alea.iacta.notation import (
+    _ACTION_PARTS,
+    _OUTCOME_PARTS,
+    _OUTCOMES,
     CASTRUM,
     CHOOSE_PATRICIAN,
     CHOOSE_PROVINCE,
@@ -46,14 +49,10 @@ from alea.iacta.notation import (
     Action,
     Outcome,
     card_action,
-    _ACTION_PARTS,
-    _OUTCOME_PARTS,
-    _OUTCOMES,
     card_outcome,
     dice_action,
     fortuna_outcome,
     parse,
-    roll_outcome,
 )
 
 #: :meth:`State.current_player` when a chance event is next.
@@ -423,10 +422,10 @@ class State:
                 if pick < stack[value]:
                     return fortuna_outcome(value)
                 pick -= stack[value]
-        outcomes = self.chance_outcomes()
-        if not outcomes:
+        pending = self.chance_outcomes()
+        if not pending:
             raise IllegalActionError("no chance event is pending")
-        return outcomes[0][0]
+        return pending[0][0]
 
     def _fortuna_source(self) -> list[int]:
         """The tiles a draw comes from: the stack, or the discards to be reshuffled."""
