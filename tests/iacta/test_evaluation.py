@@ -195,3 +195,24 @@ def test_reveals_per_player_count(players: int) -> None:
     assert ("temple" in s.view(None)["buildings"]) == (players >= 4)
     assert ("IV" in s.senate_pool) == (players >= 4)
     assert s.rounds == (6 if players < 4 else 5)
+
+
+def test_temple_leader_adds_exactly_one_die() -> None:
+    """A player whose group leads must add exactly one die (the sum then rises by itself)."""
+    s = started(4)
+    play(s, "roll:55555555 T:5 fortuna:2")  # seat 0 leads with one die
+    play(s, "roll:11111111 C:1 roll:22222222 C:2 roll:33333333 C:3")
+    play(s, "roll:1234566")
+    legal = [a for a in s.legal_actions() if a.startswith("T:")]
+    assert sorted(legal) == ["T:1", "T:2", "T:3", "T:4", "T:5", "T:6"]
+
+
+def test_temple_new_group_needs_one_more_die_than_the_leader() -> None:
+    s = started(5)
+    play(s, "roll:66666666 T:6 fortuna:1")  # seat 0: one die
+    play(s, "roll:66666666 T:66 fortuna:1 fortuna:1")  # seat 1: two dice, sum 12
+    play(s, "roll:12344456")
+    legal = [a for a in s.legal_actions() if a.startswith("T:")]
+    assert "T:456" in legal and "T:445" in legal  # 15 and 13 beat 12
+    assert "T:444" not in legal  # 12 does not
+    assert all(len(a) == 5 for a in legal)
