@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, NamedTuple
 
 from alea.iacta import cards
 from alea.iacta.scoring_solver import (
@@ -36,26 +36,30 @@ from alea.iacta.scoring_solver import (
     SHIFT,
     CardCounts,
     Problem,
+    Solution,
     solve,
 )
 
 __all__ = [
     "Arrangement",
+    "BestScore",
     "Breakdown",
     "Holdings",
     "HoldingsError",
     "Place",
     "SenatePoints",
+    "Standing",
     "best_arrangement",
+    "best_score",
     "check_box",
     "evaluate_arrangement",
+    "ranking",
 ]
 
 #: A player wins at most one Senate card per round, and a game has at most 6.
 MAX_SENATE_CARDS: Final = 6
 
 _COLOUR_INDEX: Final = {colour: i for i, colour in enumerate(cards.COLOURS)}
-_SEX_NAME: Final = {"m": "man", "w": "woman"}
 
 
 class HoldingsError(ValueError):
@@ -117,9 +121,7 @@ class Holdings:
         tokens: int = 0,
     ) -> Holdings:
         """Build holdings and :meth:`validate` them (raises :class:`HoldingsError`)."""
-        holdings = cls(
-            tuple(provinces), tuple(patricians), tuple(senate), tuple(fortuna), tokens
-        )
+        holdings = cls(tuple(provinces), tuple(patricians), tuple(senate), tuple(fortuna), tokens)
         holdings.validate()
         return holdings
 
@@ -134,7 +136,9 @@ class Holdings:
         """
         for token in self.provinces:
             if token not in cards.PROVINCES:
-                raise HoldingsError(card_problem(token, "provinces"), token=token, section="provinces")
+                raise HoldingsError(
+                    card_problem(token, "provinces"), token=token, section="provinces"
+                )
         for token in self.patricians:
             if token not in cards.PATRICIANS:
                 raise HoldingsError(
@@ -227,7 +231,7 @@ class Holdings:
 
 def card_problem(token: str, section: str) -> str:
     """Why ``token`` is not a card of ``section``, in words a player understands."""
-    kinds = {
+    kinds: dict[str, tuple[str, Mapping[str, object]]] = {
         "provinces": ("a province card", cards.PROVINCES),
         "patricians": ("a patrician tile", cards.PATRICIANS),
         "senate": ("a Senate card", cards.SENATE_CARDS),
@@ -279,19 +283,20 @@ def check_box(players: Mapping[str, Holdings]) -> None:
     def who(found: list[str]) -> str:
         return f" (held by {', '.join(found)})" if any(found) else ""
 
-    seen: dict[tuple[str, object], list[str]] = {}
+    seen: dict[tuple[str, str | int], list[str]] = {}
     for name, holdings in players.items():
-        for section, items in (
+        sections: tuple[tuple[str, tuple[str | int, ...]], ...] = (
             ("provinces", holdings.provinces),
             ("patricians", holdings.patricians),
             ("senate", holdings.senate),
             ("fortuna", holdings.fortuna),
-        ):
+        )
+        for section, items in sections:
             for item in items:
                 seen.setdefault((section, item), []).append(name)
     for (section, item), holders in seen.items():
         if section == "fortuna":
-            limit = cards.FORTUNA_COPIES.get(item, 0)  # type: ignore[call-overload]
+            limit = cards.FORTUNA_COPIES.get(int(item), 0)
             if len(holders) > limit:
                 raise HoldingsError(
                     f"{len(holders)} Fortuna tiles of value {item}: the box holds only {limit}"
@@ -386,7 +391,9 @@ class Breakdown:
     @property
     def total(self) -> int:
         """The final score (RULES.md §5.3)."""
-        return self.province_cards + self.patricians + self.senate_total + self.fortuna + self.tokens
+        return (
+            self.province_cards + self.patricians + self.senate_total + self.fortuna + self.tokens
+        )
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict, totals included."""
@@ -455,28 +462,36 @@ def _names(patricians: Sequence[str]) -> str:
     return " + ".join(f"{p} ({cards.PATRICIANS[p].value})" for p in patricians)
 
 
+def _values(patricians: Sequence[str]) -> str:
+    return "+".join(str(cards.PATRICIANS[p].value) for p in patricians)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _score_place(card: str, patricians: Sequence[str]) -> tuple[int, str]:
     """Card part of a place's points and the reason, for a legal filling."""
     kind = _place_kind(card)
-    who = _names(patricians)
+    who = "patricians " + _values(patricians)
     if kind == "province":
         value = cards.PROVINCES[card].value
         if not patricians:
             return value - 1, f"empty: value {value} - 1"
-        return value, f"value {value} + {who}"
+        return value, f"card {value} + {who}"
     if kind == "wild":
         if not patricians:
             return -1, "empty wild province: -1"
-        return 0, f"wild province 0 + {who}"
+        return 0, f"wild 0 + {who}"
     if kind == "free":
         if not patricians:
             return 0, "empty free province: 0"
-        return 1, f"free province 1 + {who}"
+        return 1, f"free 1 + {who}"
     if not patricians:
         return 0, "empty border province: 0"
     colours = {cards.PATRICIANS[p].colour for p in patricians}
     if len(colours) == 2:
-        return 3, f"one patrician of each colour: 3 + {who}"
+        return 3, f"one of each colour: 3 + {who}"
     return 0, f"not one of each colour: 0 + {who}"
 
 
@@ -522,10 +537,10 @@ def evaluate_arrangement(
             allowed = set(cards.SENATE_CARDS[card].colours)
         else:
             allowed = set(colours[:1]) or set(cards.COLOURS)
-        if any(c not in allowed for c in colours):
-            raise ValueError(f"{card}: {', '.join(group)} may not go there")
         if kind in ("wild", "free") and len(set(colours)) > 1:
             raise ValueError(f"{card}: both patricians must be of one colour")
+        if any(c not in allowed for c in colours):
+            raise ValueError(f"{card}: {', '.join(group)} may not go there")
         if kind == "province":
             place_colours.add(cards.PROVINCES[card].colour)
             if group:
@@ -553,7 +568,7 @@ def evaluate_arrangement(
         base, reason = _score_place(card, group)
         points = base + sum(cards.PATRICIANS[p].value for p in group)
         if extra is not None:
-            reason += f"; XI extra {extra} ({cards.PATRICIANS[extra].value}) scores under XI"
+            reason += f"; XI extra {extra} scores under XI"
         result.append(Place(card, kind, group, extra, base, points, reason))
     left = Counter(used)
     unplaced_list = []
@@ -571,9 +586,9 @@ def evaluate_arrangement(
     for card in sorted(holdings.senate, key=_sort_key_senate):
         number = cards.SENATE_CARDS[card].number
         if number == 1:
-            points, why = 1 + n_places // 2, f"1 + {n_places} places // 2"
+            points, why = 1 + n_places // 2, f"1 + {n_places} places owned // 2"
         elif number == 2:
-            points, why = len(placed) // 2, f"{len(placed)} patricians placed // 2"
+            points, why = len(placed) // 2, f"{len(placed)} placed // 2"
         elif number == 3:
             n = len(holdings.senate)
             points, why = 1 + n, f"1 + {n} Senate cards"
@@ -581,7 +596,7 @@ def evaluate_arrangement(
             n = len(holdings.fortuna)
             points, why = 1 + 2 * (n // 3), f"1 + 2 x ({n} Fortuna tiles // 3)"
         elif number == 5:
-            points, why = 1 + couples, f"1 + {couples} couples"
+            points, why = 1 + couples, f"1 + {_plural(couples, 'couple')}"
         elif number == 6:
             found = sorted({i.colour for i in placed_info}, key=_COLOUR_INDEX.__getitem__)
             points, why = len(found), "colours placed: " + (", ".join(found) or "none")
@@ -593,19 +608,25 @@ def evaluate_arrangement(
             why = "province cards with a patrician: " + (", ".join(occupied_cards) or "none")
         elif number == 9:
             points = sum(i.sex == "w" for i in placed_info)
-            why = f"{points} women placed"
+            why = f"{_plural(points, 'woman')} placed".replace("womans", "women")
         elif number == 10:
             points = sum(i.sex == "m" for i in placed_info)
-            why = f"{points} men placed"
+            why = f"{_plural(points, 'man')} placed".replace("mans", "men")
         elif number == 11:
             points = extras_value
-            why = "extras beside couples: " + (_names(extras) or "none")
+            why = (
+                "beside couples: " + _names(extras)
+                if extras
+                else "no unplaced patrician of a couple's colour"
+                if couples
+                else "no couple"
+            )
         elif number == 12:
             place = border_places[card]
-            points, why = place.base, f"border province: {place.reason}"
+            points, why = place.base, place.reason.split(" + patricians")[0]
         else:
             place = next(free_places)
-            points, why = place.base, f"free province: {place.reason}"
+            points, why = place.base, place.reason.split(" + patricians")[0]
         senate.append(SenatePoints(card, points, why))
     breakdown = Breakdown(
         places=tuple((p.card, p.points) for p in result),
@@ -655,9 +676,9 @@ def _problem(holdings: Holdings) -> Problem:
     borders = [False] * 6
     n = Counter(cards.SENATE_CARDS[s].number for s in holdings.senate)
     for s in holdings.senate:
-        info = cards.SENATE_CARDS[s]
-        if info.number == 12:
-            borders[cards.BORDER_PAIRS.index(info.colours)] = True  # type: ignore[arg-type]
+        senate = cards.SENATE_CARDS[s]
+        if senate.number == 12:
+            borders[cards.BORDER_CARDS.index(s)] = True
     flex += n[13]
     covered = tuple(provinces[c] > 0 or borders[c] or borders[(c - 1) % 6] for c in range(6))
     counts = CardCounts(n[2], n[5], n[6], n[7], n[8], n[9], n[10], n[11] > 0)
@@ -709,20 +730,34 @@ def best_arrangement(holdings: Holdings) -> Arrangement:
             f"{(score, tiebreak)} != {(arrangement.score, arrangement.tiebreak)}"
         )
     if warnings:
-        arrangement = Arrangement(
-            arrangement.holdings,
-            arrangement.score,
-            arrangement.tiebreak,
-            arrangement.places,
-            arrangement.unplaced,
-            arrangement.breakdown,
-            tuple(warnings),
-        )
+        arrangement = replace(arrangement, warnings=tuple(warnings))
     return arrangement
 
 
+class BestScore(NamedTuple):
+    """The optimum's numbers only (see :func:`best_score`)."""
+
+    score: int
+    tiebreak: int
+    placed: int  # patricians placed in places (XI extras not included)
+
+
+def best_score(holdings: Holdings) -> BestScore:
+    """Score and tie-break of :func:`best_arrangement`, without the arrangement.
+
+    For searches that ask about thousands of holdings they built themselves:
+    it skips validation, building the places and re-scoring them, so it is
+    several times faster, and the holdings must be legal (unchecked).
+    """
+    problem = _problem(holdings)
+    solution = solve(problem)
+    score_part, tiebreak = divmod(solution.value, SHIFT)
+    placed = sum(d.men_placed + d.women_placed for d in solution.details)
+    return BestScore(_constant_score(holdings, problem) + score_part, tiebreak, placed)
+
+
 def _build_places(
-    holdings: Holdings, problem: Problem, solution: Any
+    holdings: Holdings, problem: Problem, solution: Solution
 ) -> list[tuple[str, tuple[str, ...], str | None]]:
     """Turn the solver's counts into concrete places, deterministically."""
     # Per colour: placed men/women (highest first) and unplaced (lowest).
@@ -767,14 +802,17 @@ def _build_places(
         pair = (index, (index + 1) % 6)
         group = [take(pair[side], sex) for side, sex in option.slots]
         group.sort(key=lambda p: cards.PATRICIANS[p].sex)  # man first
-        if len(group) == 2:
-            sides = {pair[side] for side, _ in option.slots}
-            extra_colour = pair[option.extra_side] if len(sides) == 2 else pair[option.slots[0][0]]
+        if len(group) == 2 and option.extra_side >= 0:
+            extra_colour = pair[option.extra_side]  # a two-colour couple: as chosen
+        elif len(group) == 2 and option.slots[0][0] == option.slots[1][0]:
+            extra_colour = pair[option.slots[0][0]]  # a couple of one colour
         else:
-            extra_colour = -1
+            extra_colour = -1  # no couple, or a two-colour couple without XI
         border_fill.append((cards.BORDER_CARDS[index], group, extra_colour))
     province_fill: list[tuple[str, list[str], int]] = []
-    coloured = sorted((c for c in holdings.provinces if c != cards.WILD_PROVINCE), key=_sort_key_province)
+    coloured = sorted(
+        (c for c in holdings.provinces if c != cards.WILD_PROVINCE), key=_sort_key_province
+    )
     for colour in range(6):
         detail = solution.details[colour]
         mine = [c for c in coloured if _COLOUR_INDEX[cards.PROVINCES[c].colour] == colour]
@@ -800,3 +838,35 @@ def _build_places(
             for i, p in zip(couples_by_colour[colour], pool, strict=False):
                 extras[i] = p
     return [(card, tuple(group), extras.get(i)) for i, (card, group, _) in enumerate(places)]
+
+
+# --------------------------------------------------------------------- ranking
+
+
+class Standing(NamedTuple):
+    """One player's place in the final ranking (RULES.md §5.3)."""
+
+    rank: int
+    name: str
+    arrangement: Arrangement
+    shared: bool  # tied on score and tie-break with another player
+
+
+def ranking(results: Mapping[str, Arrangement]) -> list[Standing]:
+    """Players ordered by score, then by unplaced patricians' value (RULES.md §5.3).
+
+    Players equal on both share a rank (and, at rank 1, the victory); the next
+    rank skips accordingly (1, 1, 3). Equal players keep their input order.
+    """
+    keyed = sorted(
+        enumerate(results.items()),
+        key=lambda item: (-item[1][1].score, -item[1][1].tiebreak, item[0]),
+    )
+    keys = [(a.score, a.tiebreak) for _, (_, a) in keyed]
+    standings = []
+    for position, (_, (name, arrangement)) in enumerate(keyed):
+        key = keys[position]
+        rank = keys.index(key) + 1
+        shared = keys.count(key) > 1
+        standings.append(Standing(rank, name, arrangement, shared))
+    return standings

@@ -2,7 +2,7 @@
 
 The text form is meant to be typed at the table, one player per line::
 
-    Anna: provinces: red4 blue2 grey0; patricians: redm2 redw3 bluew1; senate: V XII-green/blue; fortuna: 2 3; tokens: 5
+    Anna: provinces: red4 blue2 grey0; patricians: redm2 redw3 bluew1; senate: V; tokens: 5
     Bruno: prov: green3; pat: greenm1; tok: 2
 
 * a line is ``[name:] section; section; ...``; a section is ``keyword: items``;
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any, Final
 
 from alea.iacta import cards
@@ -51,7 +52,7 @@ def keyword(word: str) -> str | None:
     word = word.strip().lower()
     if len(word) < 3:
         return None
-    matches = [k for k in KEYWORDS if k.startswith(word) or (word == k[:-1] and k != "senate")]
+    matches = [k for k in KEYWORDS if k.startswith(word)]  # singulars are prefixes too
     return matches[0] if len(matches) == 1 else None
 
 
@@ -68,10 +69,7 @@ def parse_holdings(text: str) -> Players:
 
     Also checks that all the players together hold no more than the box.
     """
-    if text.lstrip().startswith("{"):
-        players = parse_json(text)
-    else:
-        players = parse_text(text)
+    players = parse_json(text) if text.lstrip().startswith("{") else parse_text(text)
     if not players:
         raise HoldingsError("no holdings found: the input is empty")
     check_box({name or "": h for name, h in players})
@@ -131,7 +129,7 @@ def _parse_line(line: str) -> tuple[str | None, Holdings]:
     name: str | None = None
     head, colon, rest = line.partition(":")
     after = rest.split(":", 1)[0].strip()
-    if colon and keyword(head) is None and ":" in rest and keyword(after) is not None:
+    if colon and ":" in rest and keyword(after) is not None:
         name = head.strip()
         line = rest
     sections: dict[str, list[str]] = {}
@@ -165,7 +163,7 @@ def _parse_line(line: str) -> tuple[str | None, Holdings]:
 
 def _holdings(sections: dict[str, list[str]]) -> Holdings:
     found: dict[str, list[str]] = {}
-    tables = {
+    tables: dict[str, Mapping[str, object]] = {
         "provinces": cards.PROVINCES,
         "patricians": cards.PATRICIANS,
         "senate": cards.SENATE_CARDS,

@@ -99,6 +99,27 @@ class BorderOption(NamedTuple):
     extra_side: int  # side giving the XI extra of a two-colour couple, or -1
 
 
+class Step(NamedTuple):
+    """A back-pointer of the walk: what one colour chose, and the state before."""
+
+    previous: tuple[int, int, int]
+    option: BorderOption
+    demand: int  # on this colour from borders, before its flex places
+    rho: int  # parity of the number of this colour's patricians placed
+    kinds: tuple[int, ...]  # FLEX_* of the flex places given to this colour
+
+
+#: Feasible choices of one colour at one demand: ``(j, rho, value, kinds)`` for
+#: ``j`` flex places of kinds ``kinds`` and ``rho`` the parity placed; by ``j``.
+Entries = tuple[tuple[int, int, int, tuple[int, ...]], ...]
+#: DP state: (demand on this colour from the previous border, flex used, parity).
+State = tuple[int, int, int]
+#: Memo of :func:`colour_best` results for one problem, by (colour, demand).
+ColourTable = dict[
+    tuple[int, int], tuple[tuple[int, ColourDetail | None], tuple[int, ColourDetail | None]]
+]
+
+
 class Problem(NamedTuple):
     """The holdings reduced to what the optimiser needs (all per ring colour)."""
 
@@ -122,6 +143,15 @@ class Solution(NamedTuple):
 
 def _pack(a: int, b: int, x: int) -> int:
     return a + _B * b + _X * x
+
+
+def _kind_demand(kind: int, xi: bool) -> int:
+    """What one flex place of ``kind`` demands of its colour."""
+    if kind == FLEX_MAN:
+        return _pack(1, 0, 0)
+    if kind == FLEX_WOMAN:
+        return _pack(0, 1, 0)
+    return _pack(1, 1, 1 if xi else 0)
 
 
 @lru_cache(maxsize=64)
@@ -161,7 +191,7 @@ def colour_best(
     provinces: int,
     counts: CardCounts,
     demand: int,
-) -> tuple[int, int, ColourDetail | None, ColourDetail | None]:
+) -> tuple[tuple[int, ColourDetail | None], tuple[int, ColourDetail | None]]:
     """Best packed value of one colour, for an even and an odd number placed.
 
     ``demand`` packs ``a`` men and ``b`` women that flexible places require of
@@ -171,7 +201,8 @@ def colour_best(
     occupied province card (the difference to ``value - 1``), Senate V for
     couples *in province cards*, VI, VIII, IX, X, ``II * (placed // 2)``, and
     the tie-break (unplaced, non-extra values). Returns ``(even, odd,
-    detail_even, detail_odd)``, ``NEG`` where no arrangement exists.
+    detail_even, detail_odd)`` as ``((even, detail), (odd, detail))``, with
+    ``NEG`` where no arrangement exists.
     """
     a = demand % _B
     b = (demand // _B) % _B
@@ -181,7 +212,7 @@ def colour_best(
     best = [NEG, NEG]
     detail: list[ColourDetail | None] = [None, None]
     if a > n_men or b > n_women:
-        return NEG, NEG, None, None
+        return (NEG, None), (NEG, None)
     total = sum(men) + sum(women)
     per_occupied = 1 + counts.viii
     for men_placed in range(a, n_men + 1):
@@ -194,6 +225,9 @@ def colour_best(
                 break
             unplaced = sorted(men[: n_men - men_placed] + women[: n_women - women_placed])
             left = len(unplaced)
+            prefix = [0]  # prefix[k]: total of the k lowest unplaced
+            for v in unplaced:
+                prefix.append(prefix[-1] + v)
             placed = men_placed + women_placed
             parity = placed & 1
             base = (
@@ -207,13 +241,13 @@ def colour_best(
             for couples in range(lowest, min(in_provinces_m, in_provinces_w) + 1):
                 occupied = in_provinces_m + in_provinces_w - couples
                 extras = min(x + couples, left) if counts.xi else 0
-                tiebreak = sum(unplaced[: left - extras])
+                tiebreak = prefix[left - extras]
                 score = base - tiebreak + occupied * per_occupied + couples * counts.v
                 value = score * SHIFT + tiebreak
                 if value > best[parity]:
                     best[parity] = value
                     detail[parity] = ColourDetail(men_placed, women_placed, couples)
-    return best[0], best[1], detail[0], detail[1]
+    return (best[0], detail[0]), (best[1], detail[1])
 
 
 @lru_cache(maxsize=64)
@@ -221,15 +255,13 @@ def _flex_choices(
     flex: int, counts: CardCounts
 ) -> tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]:
     """Per number ``j`` of flex places given to one colour: (demand, points, kinds)."""
-    xi = 1 if counts.xi else 0
     out: list[tuple[tuple[int, int, tuple[int, ...]], ...]] = []
     for j in range(flex + 1):
         row = []
         for kinds in combinations_with_replacement((FLEX_COUPLE, FLEX_MAN, FLEX_WOMAN), j):
-            couples = kinds.count(FLEX_COUPLE)
-            men = kinds.count(FLEX_MAN) + couples
-            women = kinds.count(FLEX_WOMAN) + couples
-            row.append((_pack(men, women, couples * xi), j + couples * counts.v, kinds))
+            demand = sum(_kind_demand(kind, counts.xi) for kind in kinds)
+            points = j + kinds.count(FLEX_COUPLE) * counts.v
+            row.append((demand, points, kinds))
         out.append(tuple(row))
     return tuple(out)
 
@@ -256,20 +288,26 @@ def solve(problem: Problem) -> Solution:
     options = [
         _feasible(all_options, problem, i) if borders[i] else [all_options[0]] for i in range(6)
     ]
-    memo: dict[tuple[int, int, int], tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {}
+    memo: dict[tuple[int, int], Entries] = {}
     if all(borders):
-        # No border-free cut in the ring: cut at the border with the fewest
-        # options and solve the chain once per option of that border.
-        cut = min(range(6), key=lambda i: len(options[i]))
+        # No border-free cut in the ring: cut at the border whose options make
+        # the fewest distinct demands of the next colour, and walk the chain
+        # once per such demand.
+        cut = min(range(6), key=lambda i: len({o.right for o in options[i]}))
         best: Solution | None = None
-        for closing in options[cut]:
-            candidate = _solve_chain(problem, (cut + 1) % 6, closing, options, memo)
+        # Fillings that demand the same of the first colour share one walk;
+        # they only differ at the last colour.
+        groups: dict[int, list[BorderOption]] = {}
+        for option in options[cut]:
+            groups.setdefault(option.right, []).append(option)
+        for group in groups.values():
+            candidate = _solve_chain(problem, (cut + 1) % 6, group, options, memo)
             if candidate is not None and (best is None or candidate.value > best.value):
                 best = candidate
         assert best is not None  # the empty option is always feasible
         return best
     start = next(i for i in range(6) if not borders[(i - 1) % 6])
-    result = _solve_chain(problem, start, all_options[0], options, memo)
+    result = _solve_chain(problem, start, [all_options[0]], options, memo)
     assert result is not None
     return result
 
@@ -277,14 +315,16 @@ def solve(problem: Problem) -> Solution:
 def _solve_chain(
     problem: Problem,
     start: int,
-    closing: BorderOption,
+    closing: Sequence[BorderOption],
     options: list[list[BorderOption]],
-    memo: dict[tuple[int, int, int], tuple[int, int, tuple[int, ...], tuple[int, ...]]],
+    memo: dict[tuple[int, int], Entries],
 ) -> Solution | None:
-    """Walk the ring from ``start``; ``closing`` fills border ``start - 1``.
+    """Walk the ring from ``start``; one of ``closing`` fills border ``start - 1``.
 
-    ``memo`` caches each colour's best value given its demand and flex count,
-    shared by the chains of a ring (they differ only in the closing border).
+    Every option in ``closing`` makes the same demand of colour ``start``.
+
+    ``memo`` caches each colour's feasible choices given its demand, shared by
+    the chains of a ring (they differ only in the closing border).
     """
     counts = problem.counts
     flex_total = problem.flex
@@ -292,52 +332,50 @@ def _solve_chain(
     ii = counts.ii * SHIFT
     vii = counts.vii * SHIFT
     # state: (demand on this colour from the previous border, flex used, parity)
-    states: dict[tuple[int, int, int], int] = {(closing.right, 0, 0): 0}
-    history: list[dict[tuple[int, int, int], tuple[tuple[int, int, int], object]]] = []
+    states: dict[State, int] = {(closing[0].right, 0, 0): 0}
+    history: list[dict[State, Step]] = []
+    table: ColourTable = {}
     for step in range(6):
         colour = (start + step) % 6
         border = colour  # border ``colour`` joins ``colour`` and ``colour + 1``
         if step == 5:
-            choices: Sequence[BorderOption] = (closing._replace(right=0),)
+            choices: Sequence[BorderOption] = [c._replace(right=0) for c in closing]
         else:
             choices = options[border]
         men = problem.men[colour]
         women = problem.women[colour]
         provinces = problem.provinces[colour]
         vii_new = 0 if problem.covered[colour] else vii
-        new_states: dict[tuple[int, int, int], int] = {}
-        back: dict[tuple[int, int, int], tuple[tuple[int, int, int], object]] = {}
-        for (incoming, used, parity), value in states.items():
+        new_states: dict[State, int] = {}
+        back: dict[State, Step] = {}
+        for state, value in states.items():
+            incoming, used, parity = state
+            room = flex_total - used
             for option in choices:
                 demand = incoming + option.left
-                option_points = option.points * SHIFT
-                for j in range(flex_total - used + 1):
-                    key = (colour, demand, j)
-                    entry = memo.get(key)
-                    if entry is None:
-                        entry = _best_with_flex(
-                            men, women, provinces, counts, demand, flex_rows[j], vii_new
-                        )
-                        memo[key] = entry
-                    for rho in (0, 1):
-                        part = entry[rho]
-                        if part == NEG:
-                            continue
-                        total = value + part + option_points
-                        if parity and rho:
-                            total += ii
-                        new_key = (option.right, used + j, parity ^ rho)
-                        if total > new_states.get(new_key, NEG):
-                            new_states[new_key] = total
-                            back[new_key] = (
-                                (incoming, used, parity),
-                                (option, demand, j, rho, entry[2 + rho]),
-                            )
+                entries = memo.get((colour, demand))
+                if entries is None:
+                    entries = _entries(
+                        colour, men, women, provinces, counts, demand, flex_rows, vii_new, table
+                    )
+                    memo[(colour, demand)] = entries
+                base = value + option.points * SHIFT
+                right = option.right
+                for j, rho, part, kinds in entries:
+                    if j > room:
+                        break
+                    total = base + part
+                    if parity and rho:
+                        total += ii
+                    new_key = (right, used + j, parity ^ rho)
+                    if total > new_states.get(new_key, NEG):
+                        new_states[new_key] = total
+                        back[new_key] = Step(state, option, demand, rho, kinds)
         states = new_states
         history.append(back)
         if not states:
             return None
-    best_key: tuple[int, int, int] | None = None
+    best_key: State | None = None
     best_value = NEG
     for key, value in states.items():
         total = value + (vii if key[1] < flex_total else 0)
@@ -346,37 +384,54 @@ def _solve_chain(
             best_key = key
     if best_key is None:
         return None
-    return _rebuild(problem, start, closing, history, best_key, best_value)
+    return _rebuild(problem, start, history, best_key, best_value)
 
 
-def _best_with_flex(
+def _entries(
+    colour: int,
     men: tuple[int, ...],
     women: tuple[int, ...],
     provinces: int,
     counts: CardCounts,
     demand: int,
-    row: tuple[tuple[int, int, tuple[int, ...]], ...],
+    rows: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...],
     vii_new: int,
-) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
-    """Best value of a colour given ``demand`` and exactly ``j`` flex places of it."""
-    best = [NEG, NEG]
-    kinds_best: list[tuple[int, ...]] = [(), ()]
-    for flex_demand, points, kinds in row:
-        even, odd, _, _ = colour_best(men, women, provinces, counts, demand + flex_demand)
-        bonus = points * SHIFT + (vii_new if kinds else 0)
-        for rho, part in ((0, even), (1, odd)):
-            if part != NEG and part + bonus > best[rho]:
-                best[rho] = part + bonus
-                kinds_best[rho] = kinds
-    return best[0], best[1], kinds_best[0], kinds_best[1]
+    table: ColourTable,
+) -> Entries:
+    """Best value of a colour given ``demand``, per flex count ``j`` and parity.
+
+    Only feasible choices are listed, by ``j``, so the walk can stop at the
+    first ``j`` that exceeds the flex places left.
+    """
+    out = []
+    for j, row in enumerate(rows):
+        best = [NEG, NEG]
+        kinds_best: list[tuple[int, ...]] = [(), ()]
+        for flex_demand, points, kinds in row:
+            key = (colour, demand + flex_demand)
+            result = table.get(key)
+            if result is None:
+                result = colour_best(men, women, provinces, counts, demand + flex_demand)
+                table[key] = result
+            (even, _), (odd, _) = result
+            bonus = points * SHIFT + (vii_new if kinds else 0)
+            if even != NEG and even + bonus > best[0]:
+                best[0] = even + bonus
+                kinds_best[0] = kinds
+            if odd != NEG and odd + bonus > best[1]:
+                best[1] = odd + bonus
+                kinds_best[1] = kinds
+        for rho in (0, 1):
+            if best[rho] != NEG:
+                out.append((j, rho, best[rho], kinds_best[rho]))
+    return tuple(out)
 
 
 def _rebuild(
     problem: Problem,
     start: int,
-    closing: BorderOption,
-    history: list[dict[tuple[int, int, int], tuple[tuple[int, int, int], object]]],
-    key: tuple[int, int, int],
+    history: list[dict[State, Step]],
+    key: State,
     value: int,
 ) -> Solution:
     """Follow the back-pointers and collect every colour's and place's choice."""
@@ -385,17 +440,10 @@ def _rebuild(
     chosen: list[tuple[int, BorderOption]] = []
     for step in range(5, -1, -1):
         colour = (start + step) % 6
-        previous, choice = history[step][key]
-        option, demand, _, rho, kinds = choice  # type: ignore[misc]
-        assert isinstance(option, BorderOption) and isinstance(kinds, tuple)
-        flex_demand = sum(
-            _pack(1, 0, 0)
-            if k == FLEX_MAN
-            else _pack(0, 1, 0)
-            if k == FLEX_WOMAN
-            else _pack(1, 1, 1 if problem.counts.xi else 0)
-            for k in kinds
-        )
+        previous, option, demand, rho, kinds = history[step][key]
+        flex_demand = 0
+        for kind in kinds:
+            flex_demand += _kind_demand(kind, problem.counts.xi)
         result = colour_best(
             problem.men[colour],
             problem.women[colour],
@@ -403,11 +451,11 @@ def _rebuild(
             problem.counts,
             demand + flex_demand,
         )
-        details[colour] = result[2 + rho]
+        details[colour] = result[rho][1]
         flex.extend((colour, k) for k in kinds)
         if step == 5:
             if problem.borders[colour]:
-                chosen.append((colour, closing))
+                chosen.append((colour, option))  # the closing border (demands settled)
         elif problem.borders[colour]:
             chosen.append((colour, option))
         key = previous
