@@ -54,7 +54,10 @@ def register(app: typer.Typer) -> None:
         if game == "romano":
             from alea.romano.simulate import run_simulation
 
-            run_simulation(players, games, seed, jsonl, console)
+            try:
+                run_simulation(players, games, seed, jsonl, console)
+            except ValueError as err:
+                raise fail(str(err)) from None
             return
         if game != "iacta":
             raise fail(f"unknown game {game!r}: choose iacta or romano")

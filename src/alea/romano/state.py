@@ -1,0 +1,909 @@
+"""The rules engine of Dado Romano (RULES.md Part B), OpenSpiel-like.
+
+A :class:`State` is one position of one game. It is mutated in place by
+:meth:`State.apply`, which takes a decision (:class:`Action`), a chance outcome
+(:class:`Outcome`) or the notation string of either. Every die rolled and every
+riddle or question drawn is a chance outcome, so a game record (the options
+and the list of every move) replays exactly and nothing in here is random;
+:meth:`State.sample_chance` draws with a ``random.Random`` the caller owns.
+
+The time limit is never read from a clock: the referee (or the terminal
+game's clock, or the ``time_limit_rounds`` option) applies ``last-round``,
+which makes the current round the last one. That keeps games deterministic
+and testable.
+
+Readings beyond Part B are documented in ``docs/romano.md`` and marked
+"reading:" in comments where they are implemented.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, fields
+from typing import Any, Final, Literal
+
+from alea.romano.bank import Bank, ItemKind, default_bank
+from alea.romano.ceiling import TARGET, distance, is_above, landed_change
+from alea.romano.combinations import (
+    FIGURES,
+    Figure,
+    Reward,
+    declaration_bonus,
+    figure,
+    half_rounded_down,
+    half_toward_zero,
+)
+from alea.romano.notation import (
+    DECLINE,
+    LAST_ROUND,
+    RIGHT,
+    WRONG,
+    Action,
+    IllegalActionError,
+    Outcome,
+    answer,
+    challenge,
+    declare,
+    drawn,
+    parse,
+    return_number,
+    roll,
+)
+
+#: ``current_player()`` at a chance node (a die roll or a draw from the bank).
+CHANCE: Final = -1
+#: ``current_player()`` once the game is over.
+TERMINAL: Final = -4
+#: ``current_player()`` when the human referee must mark an answer right or wrong.
+REFEREE: Final = -5
+
+#: The third turn a player actually plays is the one with the declaration (B2).
+DECLARATION_TURN: Final = 3
+#: Riddles and questions offer this many answers.
+ANSWERS: Final = 4
+
+RefereeMode = Literal["software", "human"]
+Phase = Literal["declare", "roll", "draw", "answer", "mark", "challenge", "return", "over"]
+#: What a pending roll is for; decides what happens once enough dice are rolled.
+RollPurpose = Literal[
+    "pair",  # the two rolls of a combination
+    "second",  # Quintus Ennius: the second die again
+    "sum",  # Octavius Augustus (3 rolls), Claudius (2 rolls): add the sum
+    "six-times",  # Seneca
+    "tiberius",  # Tiberius
+    "challenge",  # Messalina: challenger, then challenged
+    "return",  # Nero's return: three rolls
+]
+
+_ALL_DECLARATIONS: Final = tuple(declare(a, b) for a in range(1, 7) for b in range(1, 7))
+_ALL_RETURNS: Final = tuple(return_number(n) for n in range(1, 7))
+_ALL_ANSWERS: Final = tuple(answer(n) for n in range(1, ANSWERS + 1))
+_ROLLS: Final = tuple((roll(v), 1 / 6) for v in range(1, 7))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for narration (the terminal game) and statistics.
+
+    Events are derived from the moves; they are kept in the state (and in its
+    JSON) so that an interface never has to re-derive what a move did.
+
+    ``kind`` and the fields it uses:
+
+    - ``round``: value = the round that starts;
+    - ``last-round``: value = the round declared the last;
+    - ``turn``: seat; value = turns played (this one included); text =
+      ``normal``, ``declaration`` or ``return``;
+    - ``skip``: seat (a Caracalla skip consumed);
+    - ``declare``: seat; text = the two declared numbers (``"53"``);
+    - ``roll``: seat who rolled; value; text = the roll's purpose;
+    - ``figure``: seat; cause = the pair (``"1-4"``);
+    - ``marcus-applied``: seat = the player who rolled Marcus Aurelius; other =
+      the player whose rolls count; value = their sum;
+    - ``declaration``: seat; value = 0, 1 or 2 positions right; text = declared;
+    - ``score``: seat; old; new; delta = the nominal change (0 for *set to*);
+      inverted; cause = pair, ``declaration`` or ``1-4`` for a Messalina swap;
+      text = ``change``, ``set`` or ``swap``;
+    - ``eliminated``, ``skip-next``, ``marcus``: seat;
+    - ``return``: seat; value = declared number; text = ``back`` or ``out``;
+    - ``draw``: seat; item = the riddle's or question's id; cause = pair;
+    - ``answer``: seat; value = choice; text = ``right`` or ``wrong``; item;
+    - ``mark``: seat; text = ``right`` or ``wrong``;
+    - ``challenge``: seat = challenger, other = challenged; ``decline``: seat;
+    - ``challenge-result``: seat, other; text = ``won``, ``tie`` or ``lost``
+      (from the challenger's side);
+    - ``end``: text = ``150`` or ``time``; ``win``: seat.
+    """
+
+    kind: str
+    seat: int = -1
+    other: int = -1
+    value: int = 0
+    old: int = 0
+    new: int = 0
+    delta: int = 0
+    inverted: bool = False
+    cause: str = ""
+    text: str = ""
+    item: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object (every field, so it round-trips)."""
+        return {name: getattr(self, name) for name in _EVENT_FIELDS}
+
+
+_EVENT_FIELDS: Final = tuple(f.name for f in fields(Event))
+
+
+class State:
+    """One position of a game of Dado Romano; see the module docstring."""
+
+    def __init__(
+        self,
+        players: int,
+        *,
+        time_limit_rounds: int | None = None,
+        referee: RefereeMode = "software",
+        bank: Bank | None = None,
+    ) -> None:
+        """An empty state; use :func:`new_game` or :func:`position` to start a game."""
+        if players < 2:
+            raise ValueError("Dado Romano needs at least 2 players")
+        if time_limit_rounds is not None and time_limit_rounds < 1:
+            raise ValueError("time_limit_rounds must be at least 1 (or None for no limit)")
+        if referee not in ("software", "human"):
+            raise ValueError("referee must be 'software' or 'human'")
+        self.players = players
+        self.time_limit_rounds = time_limit_rounds
+        self.referee: RefereeMode = referee
+        self.bank = bank if bank is not None else default_bank()
+        self.scores = [0] * players
+        #: Turns each player actually played (skipped and eliminated turns excluded).
+        self.played = [0] * players
+        self.eliminated = [False] * players
+        self.skip_next = [False] * players
+        #: Each player's ceiling state, fixed at the start of the current turn (B6).
+        self.inverted = [False] * players
+        #: Players who rolled Marcus Aurelius, waiting for the next opponent's rolls.
+        self.pending_marcus: list[int] = []
+        self.seat = 0
+        self.round = 1
+        self.last_round: int | None = time_limit_rounds
+        #: Turn slots started so far (played, skipped or spent trying to return).
+        self.turns = 0
+        self.phase: Phase = "roll"
+        # The current turn's scratch.
+        self.purpose: RollPurpose = "pair"
+        self.needed = 2
+        self.rolls: list[int] = []
+        self.pairs = 0
+        self.declared: tuple[int, int] | None = None
+        self.figure: str = ""
+        self.item_kind: ItemKind = "riddle"
+        self.item: str = ""
+        self.challenged = -1
+        self.return_number = 0
+        self.used: dict[str, list[str]] = {"riddle": [], "question": []}
+        self._winners: list[int] = []
+        self.end_reason = ""
+        self.history: list[str] = []
+        self.events: list[Event] = []
+        self.start: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    def current_player(self) -> int:
+        """The seat to decide, or :data:`CHANCE`, :data:`REFEREE` or :data:`TERMINAL`."""
+        if self.phase == "over":
+            return TERMINAL
+        if self.phase in ("roll", "draw"):
+            return CHANCE
+        if self.phase == "mark":
+            return REFEREE
+        return self.seat
+
+    def is_chance(self) -> bool:
+        """Whether the next move is a chance outcome (a roll or a draw)."""
+        return self.phase in ("roll", "draw")
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase == "over"
+
+    def legal_actions(self) -> list[Action]:
+        """The decisions allowed now (empty at chance nodes and at the end).
+
+        ``last-round`` is not listed: it is the clock's (or referee's) event,
+        not a move of the player to act; :meth:`can_declare_last_round` says
+        whether it may be applied.
+        """
+        p = self.phase
+        if p == "declare" or p == "return":
+            return list(_ALL_DECLARATIONS if p == "declare" else _ALL_RETURNS)
+        if p == "challenge":
+            return [challenge(t) for t in self._challengeable()] + [DECLINE]
+        if p == "answer":
+            return list(_ALL_ANSWERS)
+        if p == "mark":
+            return [RIGHT, WRONG]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Outcome, float]]:
+        """The possible chance outcomes now with their probabilities (summing to 1)."""
+        if self.phase == "roll":
+            return list(_ROLLS)
+        if self.phase == "draw":
+            ids = self._drawable()
+            return [(drawn(self.item_kind, i), 1 / len(ids)) for i in ids]
+        return []
+
+    def sample_chance(self, rng: random.Random) -> Outcome:
+        """One chance outcome drawn with ``rng`` (the state is not changed)."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise IllegalActionError("No chance event is pending: " + self.expected())
+        return rng.choices([o for o, _ in outcomes], weights=[w for _, w in outcomes])[0]
+
+    def can_declare_last_round(self) -> bool:
+        """Whether ``last-round`` may be applied (game on, current round not already last)."""
+        return self.phase != "over" and (self.last_round is None or self.last_round > self.round)
+
+    def is_last_round(self) -> bool:
+        """Whether the current round has been declared the last."""
+        return self.last_round is not None and self.round >= self.last_round
+
+    def returns(self) -> list[float]:
+        """Each player's result: the winners share 1 equally, others 0 (all 0 before the end)."""
+        out = [0.0] * self.players
+        for w in self._winners:
+            out[w] = 1 / len(self._winners)
+        return out
+
+    def winners(self) -> list[int]:
+        """The seats that won (several for a shared victory); empty before the end."""
+        return list(self._winners)
+
+    def expected(self) -> str:
+        """What the game waits for, in words a player understands."""
+        s = f"seat {self.seat}"
+        if self.phase == "over":
+            return "the game is over"
+        if self.phase == "declare":
+            return (
+                f"{s} must declare the two numbers of their third turn, first roll then "
+                "second (D:11 ... D:66)"
+            )
+        if self.phase == "return":
+            return f"{s} is out (Nero) and declares a number 1-6 to try to return (N:1 ... N:6)"
+        if self.phase == "challenge":
+            targets = ", ".join(f"M:{t}" for t in self._challengeable())
+            return (
+                f"{s} rolled Messalina and may challenge an opponent "
+                f"({targets or 'nobody can be challenged'}) or decline (M:pass)"
+            )
+        if self.phase == "answer":
+            return f"{s} answers the {self.item_kind} by choosing one of four answers (A:1 ... A:4)"
+        if self.phase == "mark":
+            return (
+                f"the referee marks {s}'s answer to the {self.item_kind} (mark:right or mark:wrong)"
+            )
+        if self.phase == "draw":
+            return f"the referee draws a {self.item_kind} from the bank ({self.item_kind}:<id>)"
+        what = {
+            "pair": "a roll of the die",
+            "second": "Quintus Ennius' new second roll",
+            "sum": f"roll {len(self.rolls) + 1} of {self.needed} for {self.figure_name()}",
+            "six-times": "Seneca's roll",
+            "tiberius": "Tiberius' roll",
+            "challenge": "the challenge rolls (challenger first)",
+            "return": f"return roll {len(self.rolls) + 1} of 3",
+        }[self.purpose]
+        return f"{what} for {s} (roll:1 ... roll:6)"
+
+    def figure_name(self) -> str:
+        """The name of the figure being resolved this turn ('' before the first combination)."""
+        return FIGURES[self.figure].name if self.figure else ""
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` can see, as JSON: everything except the right answer.
+
+        Dado Romano has no hidden information apart from the answer of the
+        riddle or question being asked, which the state does not expose anyway
+        (it lives in the bank); the view exists so every interface asks the
+        same way as for the main game.
+        """
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}")
+        return {
+            "seat": seat,
+            "players": self.players,
+            "referee": self.referee,
+            "round": self.round,
+            "last_round": self.last_round,
+            "is_last_round": self.is_last_round(),
+            "turn_of": self.seat,
+            "current_player": self.current_player(),
+            "phase": self.phase,
+            "expected": self.expected(),
+            "scores": list(self.scores),
+            "above_150": [is_above(s) for s in self.scores],
+            "inverted_this_turn": list(self.inverted),
+            "turns_played": list(self.played),
+            "eliminated": list(self.eliminated),
+            "skip_next": list(self.skip_next),
+            "pending_marcus": list(self.pending_marcus),
+            "figure": self.figure,
+            "rolls": list(self.rolls),
+            "declared": list(self.declared) if self.declared else None,
+            "item": self.item if self.phase in ("answer", "mark") else "",
+            "item_kind": self.item_kind if self.phase in ("answer", "mark", "draw") else "",
+            "legal_actions": [str(a) for a in self.legal_actions()],
+            "winners": list(self._winners),
+            "end_reason": self.end_reason,
+        }
+
+    # ------------------------------------------------------------------ moves
+
+    def apply(self, move: Action | Outcome | str) -> None:
+        """Apply a decision or chance outcome, in place.
+
+        Raises :class:`IllegalActionError` (and changes nothing) when the move
+        is malformed or not allowed now.
+        """
+        m = parse(move) if isinstance(move, str) else move
+        if self.phase == "over":
+            raise IllegalActionError(f"The game is over; {str(m)!r} cannot be played.")
+        if m == LAST_ROUND:
+            if not self.can_declare_last_round():
+                raise IllegalActionError("The last round has already been declared.")
+            self.history.append(str(m))
+            self.last_round = self.round
+            self._event("last-round", value=self.round)
+            return
+        if self.is_chance():
+            if not isinstance(m, Outcome):
+                raise self._not_now(m)
+            self._check_outcome(m)
+            self.history.append(str(m))
+            if m.kind == "roll":
+                self._on_roll(m.value)
+            else:
+                self._on_draw(m.item)
+            return
+        if not isinstance(m, Action):
+            raise self._not_now(m)
+        self._check_action(m)
+        self.history.append(str(m))
+        self._on_action(m)
+
+    def _not_now(self, m: Action | Outcome) -> IllegalActionError:
+        return IllegalActionError(f"{str(m)!r} is not possible now: expected {self.expected()}.")
+
+    def _check_outcome(self, m: Outcome) -> None:
+        if self.phase == "roll":
+            if m.kind != "roll":
+                raise self._not_now(m)
+            return
+        if m.kind != self.item_kind:
+            raise self._not_now(m)
+        if m.item not in self.bank.ids(self.item_kind):
+            raise IllegalActionError(f"There is no {m.kind} {m.item!r} in the bank.")
+        if m.item not in self._drawable():
+            raise IllegalActionError(f"The {m.kind} {m.item} was already asked in this game.")
+
+    def _check_action(self, m: Action) -> None:
+        if m in self.legal_actions():
+            return
+        if self.phase == "challenge" and m.kind == "challenge":
+            t = m.values[0]
+            if t == self.seat:
+                raise IllegalActionError("Messalina cannot challenge herself: choose an opponent.")
+            if t >= self.players:
+                raise IllegalActionError(f"There is no seat {t} (seats are 0-{self.players - 1}).")
+            raise IllegalActionError(
+                f"Seat {t} is out of the game (Nero) and cannot be challenged."
+            )
+        raise self._not_now(m)
+
+    def _on_action(self, m: Action) -> None:
+        p = self.seat
+        if m.kind == "declare":
+            self.declared = (m.values[0], m.values[1])
+            self._event("declare", seat=p, text=f"{m.values[0]}{m.values[1]}")
+            self._need("pair", 2)
+        elif m.kind == "return":
+            self.return_number = m.values[0]
+            self._need("return", 3)
+        elif m.kind == "challenge":
+            self.challenged = m.values[0]
+            self._event("challenge", seat=p, other=self.challenged)
+            self._need("challenge", 2)
+        elif m.kind == "decline":
+            self._event("decline", seat=p)
+            self._end_turn()
+        elif m.kind == "answer":
+            right = self.bank.get(self.item).is_right(m.values[0])
+            verdict = "right" if right else "wrong"
+            self._event("answer", seat=p, value=m.values[0], text=verdict, item=self.item)
+            self._reward(right)
+        else:  # mark
+            right = m.values[0] == 1
+            self._event("mark", seat=p, text="right" if right else "wrong")
+            self._reward(right)
+
+    def _on_draw(self, item: str) -> None:
+        ids = self.used[self.item_kind]
+        if set(self.bank.ids(self.item_kind)) <= set(ids):
+            ids.clear()  # every item was asked: the bank starts over
+        ids.append(item)
+        self.item = item
+        self._event("draw", seat=self.seat, item=item, cause=self.figure)
+        self.phase = "answer"
+
+    def _on_roll(self, value: int) -> None:
+        who = self.challenged if self.purpose == "challenge" and len(self.rolls) == 1 else self.seat
+        self.rolls.append(value)
+        self._event("roll", seat=who, value=value, text=self.purpose)
+        if len(self.rolls) < self.needed:
+            return
+        rolls, p = self.rolls, self.seat
+        if self.purpose == "pair":
+            self._combination(rolls[0], rolls[1])
+        elif self.purpose == "second":
+            self._combination(1, rolls[0])
+        elif self.purpose == "sum":
+            self._change(p, sum(rolls), self.figure)
+            self._end_turn()
+        elif self.purpose == "six-times":
+            self._change(p, 6 * rolls[0], self.figure)
+            self._end_turn()
+        elif self.purpose == "tiberius":
+            self._change(p, -rolls[0] if rolls[0] <= 3 else rolls[0], self.figure)
+            self._end_turn()
+        elif self.purpose == "challenge":
+            self._resolve_challenge(rolls[0], rolls[1])
+            self._end_turn()
+        else:  # return
+            back = self.return_number in rolls
+            self._event("return", seat=p, value=self.return_number, text="back" if back else "out")
+            if back:
+                self.eliminated[p] = False
+            self._end_turn()
+
+    # ------------------------------------------------------------------ effects
+
+    def _combination(self, first: int, second: int) -> None:
+        """A combination was rolled: pending Marcus Aurelius, declaration, then its effect."""
+        p = self.seat
+        fig = figure(first, second)
+        self.pairs += 1
+        self.figure = fig.pair
+        self._event("figure", seat=p, cause=fig.pair)
+        if self.pairs == 1:
+            # reading: the first combination of a turn is "the two numbers rolled"
+            # for Marcus Aurelius and for the declaration, before any roll-again.
+            for victim in [v for v in self.pending_marcus if v != p]:
+                self._event("marcus-applied", seat=victim, other=p, value=first + second)
+                self._change(victim, -(first + second), "3-4")
+            self.pending_marcus = [v for v in self.pending_marcus if v == p]
+            if self.declared is not None:
+                hits = (self.declared[0] == first) + (self.declared[1] == second)
+                text = f"{self.declared[0]}{self.declared[1]}"
+                self._event("declaration", seat=p, value=hits, text=text)
+                self._change(p, declaration_bonus(self.declared, (first, second)), "declaration")
+        self._effect(fig)
+
+    def _effect(self, fig: Figure) -> None:
+        p, k = self.seat, fig.kind
+        if k == "roll-both-again":
+            self._need("pair", 2)
+        elif k == "roll-second-again":
+            self._need("second", 1)
+        elif k == "add":
+            self._change(p, fig.amount, fig.pair)
+            self._end_turn()
+        elif k == "set":
+            self._set(p, fig.amount, fig.pair)
+            self._end_turn()
+        elif k in ("riddle", "question"):
+            self.item_kind = "riddle" if k == "riddle" else "question"
+            self.phase = "mark" if self.referee == "human" else "draw"
+        elif k == "challenge":
+            self.phase = "challenge"
+        elif k == "add-rolls":
+            self._need("sum", fig.rolls)
+        elif k == "add-six-times":
+            self._need("six-times", 1)
+        elif k == "lose-low-gain-high":
+            self._need("tiberius", 1)
+        elif k == "eliminate":
+            self.eliminated[p] = True
+            self._event("eliminated", seat=p)
+            self._end_turn()
+        elif k == "next-player-rolls":
+            self.pending_marcus.append(p)
+            self._event("marcus", seat=p)
+            self._end_turn()
+        elif k == "plus-six-doubled":
+            self._to_value(p, (self.scores[p] + 6) * 2, fig.pair)
+            self._end_turn()
+        elif k == "skip-next-turn":
+            self.skip_next[p] = True
+            self._event("skip-next", seat=p)
+            self._end_turn()
+        else:  # halve
+            self._to_value(p, half_toward_zero(self.scores[p]), fig.pair)
+            self._end_turn()
+
+    def _reward(self, right: bool) -> None:
+        """Apply a riddle's or question's consequence, then end the turn."""
+        p = self.seat
+        fig = FIGURES[self.figure]
+        r: Reward = fig.right if right else fig.wrong
+        if r.kind == "add":
+            self._change(p, r.amount, fig.pair)
+        elif r.kind == "set":
+            self._set(p, r.amount, fig.pair)
+        elif r.kind == "gain-half":
+            self._change(p, half_rounded_down(self.scores[p]), fig.pair)
+        self._end_turn()
+
+    def _resolve_challenge(self, challenger_roll: int, challenged_roll: int) -> None:
+        """Messalina: lower roll wins; swap, or the challenged gives 20, or the challenger 40."""
+        c, t = self.seat, self.challenged
+        if challenger_roll < challenged_roll:
+            self._event("challenge-result", seat=c, other=t, text="won")
+            # reading: the swap *sets* both totals, so the ceiling does not invert it.
+            old_c, old_t = self.scores[c], self.scores[t]
+            self.scores[c], self.scores[t] = old_t, old_c
+            for seat, old, new in ((c, old_c, old_t), (t, old_t, old_c)):
+                self._event("score", seat=seat, old=old, new=new, cause="1-4", text="swap")
+        elif challenger_roll == challenged_roll:
+            self._event("challenge-result", seat=c, other=t, text="tie")
+            self._change(t, -20, "1-4")
+            self._change(c, 20, "1-4")
+        else:
+            self._event("challenge-result", seat=c, other=t, text="lost")
+            self._change(c, -40, "1-4")
+            self._change(t, 40, "1-4")
+
+    # The three ways a score changes. All ceiling logic is in alea.romano.ceiling.
+
+    def _change(self, seat: int, change: int, cause: str) -> None:
+        """A relative change, inverted if ``seat`` was above 150 at the turn's start."""
+        old = self.scores[seat]
+        inv = self.inverted[seat]
+        self.scores[seat] = old + landed_change(change, inv)
+        self._event(
+            "score",
+            seat=seat,
+            old=old,
+            new=self.scores[seat],
+            delta=change,
+            inverted=inv,
+            cause=cause,
+            text="change",
+        )
+
+    def _to_value(self, seat: int, value: int, cause: str) -> None:
+        """Halving or doubling: a relative change of (value − score) (B6)."""
+        self._change(seat, value - self.scores[seat], cause)
+
+    def _set(self, seat: int, value: int, cause: str) -> None:
+        """A *set to* effect: never inverted (B3)."""
+        old = self.scores[seat]
+        self.scores[seat] = value
+        self._event("score", seat=seat, old=old, new=value, cause=cause, text="set")
+
+    # ------------------------------------------------------------------ turn flow
+
+    def _need(self, purpose: RollPurpose, count: int) -> None:
+        self.phase = "roll"
+        self.purpose = purpose
+        self.needed = count
+        self.rolls = []
+
+    def _challengeable(self) -> list[int]:
+        # reading: an eliminated player is out of the game and cannot be challenged.
+        return [t for t in range(self.players) if t != self.seat and not self.eliminated[t]]
+
+    def _drawable(self) -> list[str]:
+        ids = self.bank.ids(self.item_kind)
+        used = set(self.used[self.item_kind])
+        fresh = [i for i in ids if i not in used]
+        return fresh or list(ids)
+
+    def _event(self, kind: str, **fields: Any) -> None:
+        self.events.append(Event(kind, **fields))
+
+    def _begin(self) -> bool:
+        """Start the turn of ``self.seat``; False if it is skipped (Caracalla)."""
+        p = self.seat
+        self.turns += 1
+        self.inverted = [is_above(s) for s in self.scores]
+        self.rolls, self.pairs, self.declared, self.figure = [], 0, None, ""
+        self.item, self.challenged, self.return_number = "", -1, 0
+        if self.skip_next[p]:
+            self.skip_next[p] = False
+            self._event("skip", seat=p)
+            return False
+        if self.eliminated[p]:
+            self._event("turn", seat=p, value=self.played[p], text="return")
+            self.phase = "return"
+            return True
+        self.played[p] += 1
+        if self.played[p] == DECLARATION_TURN:
+            self._event("turn", seat=p, value=self.played[p], text="declaration")
+            self.phase = "declare"
+        else:
+            self._event("turn", seat=p, value=self.played[p], text="normal")
+            self._need("pair", 2)
+        return True
+
+    def _start(self) -> None:
+        """Start the game at the beginning of ``self.seat``'s turn."""
+        self._event("round", value=self.round)
+        if not self._begin():
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        """End the current turn: wins on 150, the last round, then the next turn."""
+        n = self.players
+        while True:
+            winners = [i for i in range(n) if self.scores[i] == TARGET and not self.eliminated[i]]
+            if winners:
+                self._finish(winners, "150")
+                return
+            if self.seat == n - 1 and self.is_last_round():
+                eligible = [i for i in range(n) if not self.eliminated[i]] or list(range(n))
+                best = min(distance(self.scores[i]) for i in eligible)
+                self._finish([i for i in eligible if distance(self.scores[i]) == best], "time")
+                return
+            self.seat = (self.seat + 1) % n
+            if self.seat == 0:
+                self.round += 1
+                self._event("round", value=self.round)
+            if self._begin():
+                return
+
+    def _finish(self, winners: list[int], reason: str) -> None:
+        self.phase = "over"
+        self._winners = list(winners)
+        self.end_reason = reason
+        self._event("end", text=reason)
+        for w in winners:
+            self._event("win", seat=w)
+
+    # ------------------------------------------------------------------ copies, JSON
+
+    def clone(self) -> State:
+        """An independent copy (shares only the read-only bank)."""
+        return State.from_json(self.to_json(), bank=self.bank)
+
+    def options(self) -> dict[str, Any]:
+        """The game options, as stored in a record."""
+        out: dict[str, Any] = {
+            "time_limit_rounds": self.time_limit_rounds,
+            "referee": self.referee,
+        }
+        if self.start is not None:
+            out["start"] = dict(self.start)
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """The game record: player count, options and every move in order."""
+        return {
+            "game": "dado-romano",
+            "players": self.players,
+            "options": self.options(),
+            "moves": list(self.history),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (see :meth:`from_json`)."""
+        return {
+            "players": self.players,
+            "options": self.options(),
+            "scores": list(self.scores),
+            "played": list(self.played),
+            "eliminated": list(self.eliminated),
+            "skip_next": list(self.skip_next),
+            "inverted": list(self.inverted),
+            "pending_marcus": list(self.pending_marcus),
+            "seat": self.seat,
+            "round": self.round,
+            "last_round": self.last_round,
+            "turns": self.turns,
+            "phase": self.phase,
+            "purpose": self.purpose,
+            "needed": self.needed,
+            "rolls": list(self.rolls),
+            "pairs": self.pairs,
+            "declared": list(self.declared) if self.declared else None,
+            "figure": self.figure,
+            "item_kind": self.item_kind,
+            "item": self.item,
+            "challenged": self.challenged,
+            "return_number": self.return_number,
+            "used": {k: list(v) for k, v in self.used.items()},
+            "winners": list(self._winners),
+            "end_reason": self.end_reason,
+            "history": list(self.history),
+            "events": [e.to_json() for e in self.events],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], bank: Bank | None = None) -> State:
+        """The state saved by :meth:`to_json`."""
+        opts = data["options"]
+        s = cls(
+            int(data["players"]),
+            time_limit_rounds=opts.get("time_limit_rounds"),
+            referee=opts.get("referee", "software"),
+            bank=bank,
+        )
+        s.start = dict(opts["start"]) if opts.get("start") is not None else None
+        s.scores = [int(x) for x in data["scores"]]
+        s.played = [int(x) for x in data["played"]]
+        s.eliminated = [bool(x) for x in data["eliminated"]]
+        s.skip_next = [bool(x) for x in data["skip_next"]]
+        s.inverted = [bool(x) for x in data["inverted"]]
+        s.pending_marcus = [int(x) for x in data["pending_marcus"]]
+        s.seat = int(data["seat"])
+        s.round = int(data["round"])
+        s.last_round = data["last_round"]
+        s.turns = int(data["turns"])
+        s.phase = data["phase"]
+        s.purpose = data["purpose"]
+        s.needed = int(data["needed"])
+        s.rolls = [int(x) for x in data["rolls"]]
+        s.pairs = int(data["pairs"])
+        s.declared = (data["declared"][0], data["declared"][1]) if data["declared"] else None
+        s.figure = data["figure"]
+        s.item_kind = data["item_kind"]
+        s.item = data["item"]
+        s.challenged = int(data["challenged"])
+        s.return_number = int(data["return_number"])
+        s.used = {k: list(v) for k, v in data["used"].items()}
+        s._winners = [int(x) for x in data["winners"]]
+        s.end_reason = data["end_reason"]
+        s.history = list(data["history"])
+        s.events = [Event(**e) for e in data["events"]]
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<Dado Romano: round {self.round}, seat {self.seat}, scores {self.scores}, "
+            f"{self.expected()}>"
+        )
+
+
+def position(
+    players: int = 3,
+    *,
+    scores: list[int] | None = None,
+    seat: int = 0,
+    round: int = 1,
+    turns_played: list[int] | None = None,
+    eliminated: list[bool] | None = None,
+    skip_next: list[bool] | None = None,
+    pending_marcus: list[int] | None = None,
+    time_limit_rounds: int | None = None,
+    last_round: int | None = None,
+    referee: RefereeMode = "software",
+    bank: Bank | None = None,
+) -> State:
+    """A game set up at the start of ``seat``'s turn in ``round``, for tests and puzzles.
+
+    ``turns_played`` counts the turns each player has already played, so
+    ``turns_played[seat] == 2`` starts the seat's declaration turn. A position
+    other than the plain start is stored in the record's options under
+    ``start``, so its records replay too.
+    """
+    s = State(players, time_limit_rounds=time_limit_rounds, referee=referee, bank=bank)
+
+    def fill(values: list[Any] | None, default: Any, name: str) -> list[Any]:
+        if values is None:
+            return [default] * players
+        if len(values) != players:
+            raise ValueError(f"{name} needs one entry per player ({players})")
+        return list(values)
+
+    if not 0 <= seat < players:
+        raise ValueError(f"there is no seat {seat}")
+    if round < 1:
+        raise ValueError("rounds count from 1")
+    s.scores = [int(x) for x in fill(scores, 0, "scores")]
+    s.played = [int(x) for x in fill(turns_played, 0, "turns_played")]
+    s.eliminated = [bool(x) for x in fill(eliminated, False, "eliminated")]
+    s.skip_next = [bool(x) for x in fill(skip_next, False, "skip_next")]
+    s.pending_marcus = list(pending_marcus or [])
+    s.seat, s.round = seat, round
+    if last_round is not None:
+        s.last_round = last_round if s.last_round is None else min(s.last_round, last_round)
+    start = {
+        "scores": s.scores,
+        "seat": seat,
+        "round": round,
+        "turns_played": s.played,
+        "eliminated": s.eliminated,
+        "skip_next": s.skip_next,
+        "pending_marcus": s.pending_marcus,
+        "last_round": last_round,
+    }
+    plain = new_game_start(players)
+    s.start = None if start == plain else {k: _copy(v) for k, v in start.items()}
+    s._start()
+    return s
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
+
+
+def new_game_start(players: int) -> dict[str, Any]:
+    """The ``start`` block of a plain new game (used to leave it out of records)."""
+    return {
+        "scores": [0] * players,
+        "seat": 0,
+        "round": 1,
+        "turns_played": [0] * players,
+        "eliminated": [False] * players,
+        "skip_next": [False] * players,
+        "pending_marcus": [],
+        "last_round": None,
+    }
+
+
+def new_game(
+    players: int = 3,
+    time_limit_rounds: int | None = None,
+    referee: RefereeMode = "software",
+    bank: Bank | None = None,
+) -> State:
+    """A new game: everyone on 0, seat 0 about to roll.
+
+    ``time_limit_rounds`` makes that round the last one (a deterministic
+    stand-in for the clock, used by simulations); the clock of a real game
+    applies ``last-round`` instead. ``referee`` is ``"software"`` (riddles and
+    questions drawn from the bank, answered by choosing 1-4) or ``"human"`` (a
+    person poses them and marks the answer right or wrong).
+    """
+    return position(players, time_limit_rounds=time_limit_rounds, referee=referee, bank=bank)
+
+
+def replay(record: dict[str, Any], bank: Bank | None = None) -> State:
+    """The state reached by a game record (see :meth:`State.record`).
+
+    Raises :class:`IllegalActionError` naming the first move that cannot be
+    played, and ``ValueError`` for a record of another game.
+    """
+    if record.get("game", "dado-romano") != "dado-romano":
+        raise ValueError(f"not a Dado Romano record: game {record.get('game')!r}")
+    opts = dict(record.get("options", {}))
+    start = opts.get("start") or {}
+    state = position(
+        int(record["players"]),
+        time_limit_rounds=opts.get("time_limit_rounds"),
+        referee=opts.get("referee", "software"),
+        bank=bank,
+        scores=start.get("scores"),
+        seat=start.get("seat", 0),
+        round=start.get("round", 1),
+        turns_played=start.get("turns_played"),
+        eliminated=start.get("eliminated"),
+        skip_next=start.get("skip_next"),
+        pending_marcus=start.get("pending_marcus"),
+        last_round=start.get("last_round"),
+    )
+    for n, move in enumerate(record["moves"]):
+        try:
+            state.apply(move)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"move {n} ({move!r}): {e}") from e
+    return state
