@@ -1,0 +1,346 @@
+"""Load benchmark of the game server: N concurrent games of scripted WebSocket clients.
+
+Starts ``alea serve`` on 127.0.0.1 (a child process, SQLite by default), creates N
+games with every seat a scripted human client, and lets the clients play random legal
+moves for a bounded time, each waiting a random "think time" before its move. Then it
+prints actions per second and the latency from sending an action to receiving the
+view that results from it (median, 99th percentile, max), and checks every game's
+stored log against what the clients sent and had acknowledged.
+
+    python bench/server_load.py --games 200 --players 4 --duration 60
+
+Only loopback traffic; every loop is bounded by ``--duration`` (plus a short drain).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from sqlalchemy import create_engine, text
+
+
+@dataclass
+class GameLog:
+    """What the clients of one game sent and had acknowledged."""
+
+    game_id: str
+    acked: list[tuple[int, str]] = field(default_factory=list)
+    finished: bool = False
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    sent: int = 0
+    acked: int = 0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+class Player:
+    """One seat's scripted client."""
+
+    def __init__(
+        self,
+        ws_base: str,
+        game: GameLog,
+        token: str,
+        think: float,
+        rng: random.Random,
+        stats: Stats,
+        stop: asyncio.Event,
+    ) -> None:
+        self.url = f"{ws_base}/ws/games/{game.game_id}"
+        self.game = game
+        self.token = token
+        self.think = think
+        self.rng = rng
+        self.stats = stats
+        self.stop = stop
+        self.pending_version: int | None = None
+        self.unacked = 0
+        self.sent_at = 0.0
+
+    async def run(self) -> None:
+        async with websockets.connect(self.url, max_size=2**22, ping_interval=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            mover: asyncio.Task[None] | None = None
+            async for raw in ws:
+                msg = json.loads(raw)
+                kind = msg["type"]
+                if kind == "update":
+                    version = msg["version"]
+                    if self.pending_version is not None and version > self.pending_version:
+                        self.stats.latencies.append(time.perf_counter() - self.sent_at)
+                        self.pending_version = None
+                    if msg["status"] == "finished":
+                        self.game.finished = True
+                    if (
+                        msg["legal"]
+                        and self.pending_version is None
+                        and (mover is None or mover.done())
+                        and not self.stop.is_set()
+                    ):
+                        mover = asyncio.create_task(self.move(ws, msg["legal"], version))
+                elif kind == "ack":
+                    self.unacked -= 1
+                    self.stats.acked += 1
+                    self.game.acked.append((msg["index"], msg["action"]))
+                elif kind == "error":
+                    self.stats.errors.append(f"{msg['code']}: {msg.get('detail') or ''}")
+                    self.pending_version = None
+                    self.unacked -= 1
+                if self.stop.is_set() and self.pending_version is None and self.unacked <= 0:
+                    break
+
+    async def move(self, ws: Any, legal: list[str], version: int) -> None:
+        await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+        if self.stop.is_set():
+            return
+        action = self.rng.choice(legal)
+        self.pending_version = version
+        self.sent_at = time.perf_counter()
+        self.stats.sent += 1
+        self.unacked += 1
+        await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (Linux /proc), or NaN elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        import os
+
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def start_server(
+    database_url: str, data_dir: Path, synchronous: str, *extra: str
+) -> tuple[Any, str]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "alea",
+        "serve",
+        "--port",
+        "0",
+        "--database-url",
+        database_url,
+        "--data-dir",
+        str(data_dir),
+        "--log-level",
+        "warning",
+        "--sqlite-synchronous",
+        synchronous,
+        *extra,
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+        if found:
+            base = found.group(1)
+            # Keep reading the server's output so that it can never block on a full pipe.
+            threading.Thread(target=proc.stdout.read, daemon=True).start()
+            while time.time() < deadline:
+                try:
+                    if httpx.get(base + "/api/health", timeout=2).status_code == 200:
+                        return proc, base
+                except httpx.HTTPError:
+                    time.sleep(0.05)
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+async def create_games(base: str, games: int, players: int) -> list[tuple[str, list[str]]]:
+    limit = asyncio.Semaphore(8)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+
+        async def one() -> tuple[str, list[str]]:
+            async with limit:
+                created = (
+                    await http.post(
+                        "/api/games", json={"seats": [{"kind": "human"}] * players, "public": False}
+                    )
+                ).json()
+                game_id = created["game"]["id"]
+                tokens = [created["token"]]
+                for seat in range(1, players):
+                    claimed = await http.post(
+                        f"/api/games/{game_id}/seats/{seat}/claim", json={"name": f"load{seat}"}
+                    )
+                    tokens.append(claimed.json()["token"])
+                return game_id, tokens
+
+        return list(await asyncio.gather(*(one() for _ in range(games))))
+
+
+def verify(database_url: str, logs: list[GameLog]) -> tuple[int, int, int]:
+    """(acknowledged actions checked, actions lost or misplaced, unacknowledged actions)."""
+    engine = create_engine(database_url)
+    checked = lost = phantom = 0
+    with engine.connect() as conn:
+        for game in logs:
+            rows = conn.execute(
+                text("SELECT idx, event FROM events WHERE game_id = :g ORDER BY idx"),
+                {"g": game.game_id},
+            ).all()
+            stored = {int(idx): str(event) for idx, event in rows}
+            for index, action in game.acked:
+                checked += 1
+                if stored.get(index) != action:
+                    lost += 1
+            acked_at = {index for index, _ in game.acked}
+            for index, event in stored.items():
+                is_action = len(event) > 1 and event[1] == ":"
+                if is_action and index not in acked_at:
+                    phantom += 1
+    engine.dispose()
+    return checked, lost, phantom
+
+
+async def drive(
+    args: argparse.Namespace, base: str, server_pid: int | None = None
+) -> tuple[Stats, list[GameLog], float]:
+    ws_base = base.replace("http://", "ws://")
+    t0 = time.perf_counter()
+    created = await create_games(base, args.games, args.players)
+    print(f"created {len(created)} games of {args.players} in {time.perf_counter() - t0:.1f} s")
+    stats = Stats()
+    stop = asyncio.Event()
+    rng = random.Random(args.seed)
+    logs = [GameLog(game_id) for game_id, _ in created]
+    players = [
+        Player(ws_base, log, token, args.think, random.Random(rng.random()), stats, stop)
+        for log, (_, tokens) in zip(logs, created, strict=True)
+        for token in tokens
+    ]
+    tasks = [asyncio.create_task(p.run()) for p in players]
+    # The measuring clients must not pause for full garbage collections either.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
+    await asyncio.sleep(args.warmup)
+    stats.latencies.clear()
+    sent0, t_start = stats.sent, time.perf_counter()
+    cpu0 = cpu_seconds(server_pid) if server_pid else float("nan")
+    await asyncio.sleep(args.duration)
+    elapsed = time.perf_counter() - t_start
+    measured = stats.sent - sent0
+    if server_pid:
+        used = cpu_seconds(server_pid) - cpu0
+        print(
+            f"server CPU         {used / elapsed * 100:8.1f} % of one core, "
+            f"{used / max(measured, 1) * 1000:.2f} ms per action"
+        )
+    stop.set()
+    # Let actions in flight be answered (bounded), then close everything.
+    done, pending = await asyncio.wait(tasks, timeout=10)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in done:
+        if task.exception() is not None:
+            stats.errors.append(f"client: {task.exception()!r}")
+    return stats, logs, measured / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean think time per move, seconds (uniform 0 to twice this)",
+    )
+    parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
+    parser.add_argument("--sqlite-synchronous", default="FULL")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ws", default=None, help="the server's WebSocket implementation")
+    parser.add_argument(
+        "--url", default=None, help="use a server already running there (with --database-url)"
+    )
+    args = parser.parse_args()
+    if args.duration > 600 or args.games > 2000:
+        raise SystemExit("bounded benchmark: at most 600 s and 2000 games")
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.database_url or f"sqlite:///{Path(tmp) / 'load.sqlite'}"
+        if args.url:
+            stats, logs, rate = asyncio.run(drive(args, args.url.rstrip("/")))
+        else:
+            extra = ("--ws", args.ws) if args.ws else ()
+            proc, base = start_server(url, Path(tmp), args.sqlite_synchronous, *extra)
+            try:
+                stats, logs, rate = asyncio.run(drive(args, base, proc.pid))
+            finally:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        checked, lost, phantom = verify(url, logs)
+    lat = [x * 1000 for x in stats.latencies]
+    print(
+        f"games {args.games} x {args.players} players, {args.duration:.0f} s measured, "
+        f"think time mean {args.think} s, SQLite synchronous={args.sqlite_synchronous}"
+        if url.startswith("sqlite")
+        else f"games {args.games}, database {url.split(':')[0]}"
+    )
+    print(f"actions/s          {rate:8.1f}")
+    print(f"latency median     {statistics.median(lat):8.1f} ms" if lat else "no latencies")
+    print(f"latency p99        {percentile(lat, 0.99):8.1f} ms")
+    print(f"latency max        {max(lat, default=float('nan')):8.1f} ms")
+    print(f"actions sent       {stats.sent:8d}   acknowledged {stats.acked}")
+    print(f"games finished     {sum(g.finished for g in logs):8d}")
+    print(f"errors             {len(stats.errors):8d}   {stats.errors[:3]}")
+    print(
+        f"stored-log check   {checked} acknowledged actions checked, {lost} lost or misplaced, "
+        f"{phantom} stored but never acknowledged"
+    )
+    ok = not stats.errors and lost == 0 and phantom == 0 and percentile(lat, 0.99) <= 100
+    print("RESULT", "PASS" if ok else "FAIL", "(target: no errors, nothing lost, p99 <= 100 ms)")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""``alea serve``: the online game server on an embedded SQLite file by default.
+
+The first command of the README: it needs no other service. The database is
+``alea.sqlite`` in ``--data-dir`` (default: the current directory) unless
+``--database-url`` names another (``postgresql+psycopg://user@host/db``).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to the ``alea`` application."""
+
+    @app.command()
+    def serve(
+        host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
+        port: int = typer.Option(8000, help="TCP port (0: any free port)."),
+        database_url: str | None = typer.Option(
+            None,
+            "--database-url",
+            envvar="ALEA_DATABASE_URL",
+            help="SQLAlchemy URL; default: SQLite file alea.sqlite in --data-dir.",
+        ),
+        data_dir: str = typer.Option(
+            ".", "--data-dir", help="Directory for the default SQLite database."
+        ),
+        bot_delay: float = typer.Option(0.8, help="Seconds a bot waits before each move."),
+        idle_timeout: float = typer.Option(
+            90.0, help="Seconds of silence on a turn before others may hand the seat to a bot."
+        ),
+        sqlite_synchronous: str = typer.Option(
+            "FULL", help="SQLite synchronous pragma: FULL (power-safe) or NORMAL (crash-safe)."
+        ),
+        access_log: bool = typer.Option(False, help="Log every HTTP request."),
+        ws: str = typer.Option(
+            "websockets-sansio",
+            help="uvicorn WebSocket implementation: websockets-sansio, websockets or wsproto.",
+        ),
+        log_level: str = typer.Option("info", help="Log level: debug, info, warning, error."),
+    ) -> None:
+        """Start the game server and print its URL (Ctrl-C stops it)."""
+        import socket
+
+        import uvicorn
+
+        from alea.server import Settings, create_app
+        from alea.server.config import default_database_url
+
+        directory = Path(data_dir)
+        directory.mkdir(parents=True, exist_ok=True)
+        url = database_url or default_database_url(directory.resolve())
+        settings = Settings(
+            database_url=url,
+            bot_delay=bot_delay,
+            idle_timeout=idle_timeout,
+            sqlite_synchronous=sqlite_synchronous,
+            access_log=access_log,
+            tune_gc=True,
+        )
+        logging.basicConfig(
+            level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+        # Migrations talk a lot at INFO; say only what matters when all is well.
+        logging.getLogger("alembic").setLevel(max(logging.WARNING, logging.root.level))
+        # Bind the socket ourselves so that --port 0 works and the URL printed is the real one.
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        bound = sock.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        typer.echo(f"Alea Iacta Est server: http://{shown}:{bound}/  (open it in a browser)")
+        typer.echo(f"database: {_safe(url)}")
+        typer.echo("Ctrl-C stops the server; games continue where they were when it restarts.")
+        config = uvicorn.Config(
+            create_app(settings),
+            log_level=log_level.lower(),
+            access_log=access_log,
+            ws_max_size=64 * 1024,
+            ws=ws,
+            ws_per_message_deflate=False,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+            timeout_graceful_shutdown=5,
+        )
+        uvicorn.Server(config).run(sockets=[sock])
+
+
+def _safe(url: str) -> str:
+    """The database URL without its password, for printing."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,77 @@
+"""Server settings: one frozen object handed to :func:`alea.server.create_app`.
+
+Everything that tests and benchmarks want to change (database, bot delay,
+idle timeout, the random source) is a field here rather than a global, so two
+apps with different settings can live in one process.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class Bot(Protocol):
+    """What :func:`alea.bots.make` returns: a policy that sees only a seat's view."""
+
+    def act(self, view: dict[str, Any], legal_actions: list[Any], rng: random.Random) -> Any:
+        """The chosen action (an element of ``legal_actions`` or its notation)."""
+
+
+#: ``make(level)`` -> a bot; the default is :func:`alea.bots.make`.
+BotFactory = Callable[[str], Bot]
+
+BOT_LEVELS = ("easy", "medium", "hard")
+
+
+def default_database_url(directory: Path | None = None) -> str:
+    """The embedded default: an SQLite file ``alea.sqlite`` in ``directory`` (or the cwd)."""
+    path = (directory or Path.cwd()) / "alea.sqlite"
+    return f"sqlite:///{path}"
+
+
+def _system_random() -> random.Random:
+    return random.SystemRandom()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server instance behaves.
+
+    ``chance_rng`` makes the generator every game draws its chance events
+    from; the default is :class:`random.SystemRandom`, so there is no seed at
+    all that could leak, and the drawn outcomes are stored in the event log so
+    that replays stay exact. Tests may pass a seeded factory.
+    """
+
+    database_url: str = field(default_factory=default_database_url)
+    #: Seconds a bot waits before acting, so that humans can follow the game.
+    bot_delay: float = 0.8
+    #: Seconds a human may stay silent on their turn before others may hand the seat to a bot.
+    idle_timeout: float = 90.0
+    #: Default difficulty for seats handed to a bot.
+    takeover_level: str = "medium"
+    #: ``level -> bot``; None means :func:`alea.bots.make`.
+    bot_factory: BotFactory | None = None
+    chance_rng: Callable[[], random.Random] = _system_random
+    #: SQLite ``synchronous`` pragma: FULL survives power loss too; NORMAL survives
+    #: process kills (the promise here) and is faster.
+    sqlite_synchronous: str = "FULL"
+    #: Largest WebSocket text message accepted from a client, in characters.
+    max_message: int = 4096
+    #: How many finished games to keep in memory for views and replays.
+    finished_cache: int = 256
+    #: Access log lines from uvicorn (off for benchmarks).
+    access_log: bool = False
+    #: Whether to serve the browser client (``alea.web``) at ``/``.
+    serve_web: bool = True
+    #: Tune the garbage collector for a long-running server (``alea serve`` does): after
+    #: start-up the loaded games are frozen out of the collector's sight and full
+    #: collections become rare, because a full pass over every object of hundreds of
+    #: live games paused the event loop for a quarter of a second under load.
+    tune_gc: bool = False
+    #: Extra keyword arguments for SQLAlchemy's ``create_engine``.
+    engine_options: dict[str, Any] = field(default_factory=dict)

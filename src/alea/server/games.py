@@ -1,0 +1,812 @@
+"""Games in memory and the rules of the room: create, claim, act, bots, takeover.
+
+Each unfinished game lives in memory as a :class:`Game` holding the engine's
+full :class:`~alea.iacta.State`; the database holds its event log. An action
+goes through :meth:`GameServer.act`, which, under the game's lock:
+
+1. checks the status, the version the client saw, the turn and the notation;
+2. applies the action to a *copy* of the state, then draws every chance
+   event that follows (rolls, reveals, draws) with the game's secret random
+   source, on the copy;
+3. commits the new events in one write (group-committed with other games);
+4. only then swaps the copy in and tells the connections.
+
+So a refused or failed action changes nothing anywhere, and nobody is ever
+told of an action that is not on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import alea.iacta as iacta
+from alea.iacta.cards import PLAYER_COLOURS
+from alea.server import auth
+from alea.server.config import BOT_LEVELS, Bot, Settings
+from alea.server.storage import (
+    GameRecord,
+    SeatRecord,
+    StorageError,
+    Store,
+    VersionConflict,
+    op_append_events,
+    op_create_game,
+    op_update_seats,
+)
+
+if TYPE_CHECKING:
+    from alea.server.hub import Connection
+
+log = logging.getLogger("alea.server")
+
+OPEN = "open"
+ACTIVE = "active"
+FINISHED = "finished"
+
+HUMAN = "human"
+BOT = "bot"
+
+#: Default names of bots, by seat: Romans of the late Republic.
+BOT_NAMES = ("Cicero", "Livia", "Brutus", "Cornelia", "Cassius")
+
+#: Chance phases whose event belongs to the player whose turn it is.
+_OWN_CHANCE = frozenset({"roll", "reroll", "fortuna-draw", "temple-bonus"})
+
+
+#: Compact JSON without the circular-reference check (the data is plain and acyclic).
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+class ServerError(Exception):
+    """A refusal with a stable ``code`` (see :mod:`alea.server.i18n`) and an HTTP status."""
+
+    def __init__(self, code: str, status: int = 400, detail: str = "", **params: Any) -> None:
+        super().__init__(f"{code}: {detail or params}")
+        self.code = code
+        self.status = status
+        self.detail = detail
+        self.params = params
+
+
+def actor_of(state: iacta.State) -> int | None:
+    """The seat an event about to be applied belongs to (None for public reveals)."""
+    player = state.current_player()
+    if player >= 0:
+        return player
+    if player == iacta.TERMINAL:
+        return None
+    phase = state.phase_name
+    if phase in _OWN_CHANCE:
+        return int(state.player)
+    if phase == "senate-draw" and state.senate_takers:
+        return int(state.senate_takers[0])
+    return None
+
+
+def clean_name(name: object, fallback: str) -> str:
+    """A display name: printable, single-line, at most 24 characters."""
+    if not isinstance(name, str):
+        return fallback
+    text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
+    return " ".join(text.split())[:24] or fallback
+
+
+def result_summary(state: iacta.State) -> dict[str, Any]:
+    """Scores, tie-breaks and winners of a finished game (stored with the game row)."""
+    arrangements = state.arrangements()
+    return {
+        "scores": [int(a.score) for a in arrangements],
+        "tiebreaks": [int(a.tiebreak) for a in arrangements],
+        "winners": list(state.winners()),
+    }
+
+
+@dataclass
+class Seat:
+    """One seat at the table: a human (claimed by a token or still free) or a bot."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    token_hash: str | None = None
+    #: True while a bot plays for a human who went quiet (the human may reclaim it).
+    replaced: bool = False
+    #: Live WebSocket connections authenticated for this seat.
+    connections: int = 0
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == BOT or self.token_hash is not None
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == BOT
+
+    def record(self) -> SeatRecord:
+        return SeatRecord(
+            self.seat, self.kind, self.level, self.name, self.token_hash, self.replaced
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "colour": PLAYER_COLOURS[self.seat],
+            "kind": self.kind,
+            "level": self.level,
+            "name": self.name,
+            "claimed": self.claimed,
+            "connected": self.connections > 0,
+            "replaced": self.replaced,
+        }
+
+
+@dataclass(eq=False)
+class Game:
+    """A game in memory: the full engine state plus who sits where and who is watching."""
+
+    id: str
+    players: int
+    public: bool
+    title: str
+    created_at: float
+    status: str
+    state: iacta.State
+    actors: list[int | None]
+    seats: list[Seat]
+    rng: random.Random
+    result: dict[str, Any] | None = None
+    updated_at: float = field(default_factory=time.time)
+    #: When the current decision began (wall clock), for the idle takeover.
+    turn_since: float = field(default_factory=time.time)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    #: The bot object playing each seat, with the level it was made for.
+    bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
+    bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    #: Bumped on every change anyone may see (events, seats, presence): invalidates caches.
+    stamp: int = 0
+    _cache: dict[int, tuple[int, str]] = field(default_factory=dict)
+    _shared: tuple[int, str, str] | None = None
+
+    @property
+    def version(self) -> int:
+        """How many events the log holds: the number clients quote with their actions."""
+        return len(self.state.history)
+
+    def to_move(self) -> int | None:
+        """The seat whose decision is next, or None (chance never waits; terminal)."""
+        player = self.state.current_player()
+        return player if player >= 0 else None
+
+    def changed(self) -> None:
+        """Invalidate cached messages and wake every connection."""
+        self.stamp += 1
+        for conn in self.connections:
+            conn.mark_dirty()
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [s.to_json() for s in self.seats]
+
+    def info(self) -> dict[str, Any]:
+        """The public summary of the game (lobby entry, ``GET /api/games/{id}``)."""
+        state = self.state
+        return {
+            "id": self.id,
+            "players": self.players,
+            "status": self.status,
+            "public": self.public,
+            "title": self.title,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "version": self.version,
+            "round": min(state.round + 1, state.rounds),
+            "rounds": state.rounds,
+            "to_move": self.to_move(),
+            "seats": self.seats_json(),
+            "open_seats": [s.seat for s in self.seats if not s.claimed],
+            "spectators": sum(1 for c in self.connections if c.seat is None),
+            "result": self.result,
+        }
+
+    def takeover_at(self, idle_timeout: float) -> float | None:
+        """When others may hand the seat to move to a bot (None: not a human's turn)."""
+        seat = self.to_move()
+        if self.status != ACTIVE or seat is None or self.seats[seat].bot_plays:
+            return None
+        return self.turn_since + idle_timeout
+
+    def log_entries(self, seat: int | None, start: int) -> list[list[Any]]:
+        """``[event, actor]`` pairs of the log as ``seat`` may see it, from ``start`` on."""
+        shown = self.state.log(seat)
+        return [[e, a] for e, a in zip(shown[start:], self.actors[start:], strict=True)]
+
+    def update_message(self, seat: int | None, start: int, idle_timeout: float) -> str:
+        """The ``update`` message for ``seat`` carrying the log from entry ``start`` on.
+
+        This is the server's hot path (every accepted action sends one to every
+        connection), so the message is assembled from JSON text: the parts every
+        seat shares are encoded once per change, each seat's view and legal
+        moves once per change, and only the log delta per connection.
+        """
+        key = -1 if seat is None else seat
+        cached = self._cache.get(key)
+        if cached is None or cached[0] != self.stamp:
+            shared = self._shared_json(idle_timeout)
+            state = self.state
+            legal = "[]"
+            if (
+                seat is not None
+                and self.status == ACTIVE
+                and self.to_move() == seat
+                and not self.seats[seat].bot_plays
+            ):
+                legal = _encode([str(a) for a in state.legal_actions()])
+            core = (
+                f'{{"type":"update",{shared[0]},"seat":{_encode(seat)},'
+                f'"view":{_encode(state.view(seat))},"legal":{legal},{shared[1]}'
+            )
+            self._cache[key] = (self.stamp, core)
+        else:
+            core = cached[1]
+        entries = _encode(self.log_entries(seat, start))
+        return f'{core},"log_start":{start},"log":{entries}}}'
+
+    def _shared_json(self, idle_timeout: float) -> tuple[str, str]:
+        """The parts of an update that every seat shares, as JSON text (cached per change)."""
+        if self._shared is None or self._shared[0] != self.stamp:
+            head = (
+                f'"game":{_encode(self.id)},"status":{_encode(self.status)},'
+                f'"version":{self.version}'
+            )
+            tail = (
+                f'"seats":{_encode(self.seats_json())},"turn_since":{_encode(self.turn_since)},'
+                f'"takeover_at":{_encode(self.takeover_at(idle_timeout))}'
+            )
+            self._shared = (self.stamp, head, tail)
+        return self._shared[1], self._shared[2]
+
+    def seat_for_token(self, token: str) -> int | None:
+        for s in self.seats:
+            if auth.token_matches(token, s.token_hash):
+                return s.seat
+        return None
+
+
+@dataclass
+class SeatSpec:
+    """What the creator asks for one seat."""
+
+    kind: str = HUMAN
+    level: str | None = None
+    name: str = ""
+
+
+@dataclass
+class Created:
+    """A new game, and the creator's seat and token if the creator sat down."""
+
+    game: Game
+    seat: int | None
+    token: str | None
+
+
+class GameServer:
+    """Every game of one server process, its store and its bots."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.games: dict[str, Game] = {}
+        self._finished_order: list[str] = []
+        self._bot_factory: Callable[[str], Bot] | None = settings.bot_factory
+        self._closing = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        """Start the writer and rebuild every unfinished game from its stored log."""
+        self.store.start()
+        records = await asyncio.to_thread(self.store.load_unfinished)
+        for record in records:
+            try:
+                game = self._rebuild(record)
+            except (iacta.IllegalActionError, ValueError, StorageError) as err:
+                log.error("game %s cannot be rebuilt from its log: %s", record.id, err)
+                continue
+            self.games[game.id] = game
+        for game in list(self.games.values()):
+            if game.state.is_chance():
+                # Never happens with logs this server wrote (chance is committed with the
+                # action before it), but a log cut short by hand must not hang the game.
+                await self._advance_chance(game)
+            self.schedule_bots(game)
+        log.info("rebuilt %d unfinished games", len(records))
+
+    async def stop(self) -> None:
+        """Stop bots, close connections and flush the store."""
+        self._closing = True
+        for game in self.games.values():
+            if game.bot_task is not None:
+                game.bot_task.cancel()
+        tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
+        tasks.extend(self._tasks)
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for game in self.games.values():
+            for conn in list(game.connections):
+                await conn.close(1001)
+        await self.store.close()
+
+    def _rebuild(self, record: GameRecord) -> Game:
+        state = iacta.new_game(record.players)
+        actors: list[int | None] = []
+        for index, token in enumerate(record.events):
+            actors.append(actor_of(state))
+            try:
+                state.apply(token)
+            except iacta.IllegalActionError as err:
+                raise iacta.IllegalActionError(f"event {index} ({token}): {err}") from None
+        if record.version != len(record.events):
+            raise StorageError(
+                f"game {record.id}: version {record.version} but {len(record.events)} events"
+            )
+        seats = [
+            Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced) for s in record.seats
+        ]
+        return Game(
+            id=record.id,
+            players=record.players,
+            public=record.public,
+            title=record.title,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            status=record.status,
+            state=state,
+            actors=actors,
+            seats=seats,
+            rng=self.settings.chance_rng(),
+            result=record.result,
+        )
+
+    # --------------------------------------------------------------- lookup
+
+    async def get(self, game_id: str) -> Game:
+        """The game ``game_id`` (finished games are loaded from the store on demand)."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+            raise ServerError("no_such_game", 404, game=str(game_id)[:40])
+        record = await asyncio.to_thread(self.store.load_game, game_id)
+        if record is None:
+            raise ServerError("no_such_game", 404, game=game_id)
+        game = self.games.get(game_id)  # loaded meanwhile by someone else?
+        if game is None:
+            game = self._rebuild(record)
+            self.games[game_id] = game
+            if game.status == FINISHED:
+                self._remember_finished(game_id)
+        return game
+
+    def _remember_finished(self, game_id: str) -> None:
+        """Keep at most ``finished_cache`` finished games in memory (watched ones stay)."""
+        self._finished_order.append(game_id)
+        excess = len(self._finished_order) - self.settings.finished_cache
+        if excess <= 0:
+            return
+        kept: list[str] = []
+        for old in self._finished_order:
+            game = self.games.get(old)
+            if excess > 0 and (game is None or not game.connections):
+                self.games.pop(old, None)
+                excess -= 1
+            else:
+                kept.append(old)
+        self._finished_order = kept
+
+    def lobby(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+        """Public games in memory, newest first; ``status`` filters (open/active/finished)."""
+        found = [
+            g for g in self.games.values() if g.public and (status is None or g.status == status)
+        ]
+        found.sort(key=lambda g: g.created_at, reverse=True)
+        return [g.info() for g in found[:limit]]
+
+    def authenticate(self, game: Game, token: object) -> int:
+        """The seat ``token`` belongs to, or ``bad_token``."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            raise ServerError("bad_token", 403)
+        seat = game.seat_for_token(token)
+        if seat is None:
+            raise ServerError("bad_token", 403)
+        return seat
+
+    # -------------------------------------------------------------- creation
+
+    async def create(
+        self,
+        specs: list[SeatSpec],
+        *,
+        public: bool = True,
+        title: str = "",
+        claim: int | None = None,
+        name: str = "",
+    ) -> Created:
+        """Create a game: seats, the set-up chance events, and the creator's seat if any."""
+        n = len(specs)
+        if not 2 <= n <= 5:
+            raise ServerError("bad_request", 422, detail="a game has 2 to 5 seats")
+        seats: list[Seat] = []
+        for i, spec in enumerate(specs):
+            if spec.kind == BOT:
+                level = spec.level or "medium"
+                if level not in BOT_LEVELS:
+                    raise ServerError("bad_request", 422, detail=f"unknown bot level {level!r}")
+                seats.append(Seat(i, BOT, level, clean_name(spec.name, BOT_NAMES[i])))
+            elif spec.kind == HUMAN:
+                seats.append(Seat(i, HUMAN, None, clean_name(spec.name, "")))
+            else:
+                raise ServerError("bad_request", 422, detail=f"unknown seat kind {spec.kind!r}")
+        token: str | None = None
+        if claim is not None:
+            if not 0 <= claim < n or seats[claim].kind != HUMAN:
+                raise ServerError("bad_request", 422, detail="the creator must claim a human seat")
+            token = auth.new_token()
+            seats[claim].token_hash = auth.hash_token(token)
+            seats[claim].name = clean_name(name, seats[claim].name or f"Player {claim + 1}")
+        rng = self.settings.chance_rng()
+        state = iacta.new_game(n)
+        actors: list[int | None] = []
+        while state.is_chance():
+            actors.append(actor_of(state))
+            state.apply(state.sample_chance(rng))
+        status = ACTIVE if all(s.claimed for s in seats) else OPEN
+        now = time.time()
+        game = Game(
+            id=auth.new_game_id(),
+            players=n,
+            public=public,
+            title=clean_name(title, "")[:80],
+            created_at=now,
+            updated_at=now,
+            status=status,
+            state=state,
+            actors=actors,
+            seats=seats,
+            rng=rng,
+        )
+        record = GameRecord(
+            id=game.id,
+            players=n,
+            status=status,
+            public=public,
+            title=game.title,
+            created_at=now,
+            updated_at=now,
+            version=len(state.history),
+            result=None,
+            seats=[s.record() for s in seats],
+            events=list(state.history),
+        )
+        await self._write(op_create_game(record, actors))
+        self.games[game.id] = game
+        self.schedule_bots(game)
+        return Created(game, claim, token)
+
+    async def claim(self, game: Game, seat: int, name: object) -> str:
+        """Give the free human seat ``seat`` to whoever asks first; return its token."""
+        async with game.lock:
+            if not 0 <= seat < game.players:
+                raise ServerError("no_such_seat", 404, seat=seat)
+            target = game.seats[seat]
+            if target.claimed:
+                raise ServerError("seat_taken", 409, seat=seat)
+            if game.status == FINISHED:
+                raise ServerError("game_over", 409)
+            token = auth.new_token()
+            updated = Seat(
+                seat, HUMAN, None, clean_name(name, f"Player {seat + 1}"), auth.hash_token(token)
+            )
+            status = ACTIVE if all(s.claimed for s in game.seats if s.seat != seat) else None
+            await self._write(op_update_seats(game.id, [updated.record()], status=status))
+            updated.connections = target.connections
+            game.seats[seat] = updated
+            if status is not None:
+                game.status = status
+                game.turn_since = time.time()
+            game.updated_at = time.time()
+        game.changed()
+        self.schedule_bots(game)
+        return token
+
+    async def fill_with_bots(self, game: Game, by_seat: int, level: str) -> None:
+        """Seat bots in every free seat so the game can start now (any seated human may)."""
+        if level not in BOT_LEVELS:
+            raise ServerError("bad_request", 422, detail=f"unknown bot level {level!r}")
+        async with game.lock:
+            if game.status != OPEN:
+                raise ServerError("not_allowed", 409, detail="the game has already started")
+            changed = [
+                Seat(s.seat, BOT, level, BOT_NAMES[s.seat]) for s in game.seats if not s.claimed
+            ]
+            await self._write(
+                op_update_seats(game.id, [s.record() for s in changed], status=ACTIVE)
+            )
+            for s in changed:
+                game.seats[s.seat] = s
+            game.status = ACTIVE
+            game.turn_since = time.time()
+            game.updated_at = time.time()
+        log.info("game %s: seat %d filled %d seats with bots", game.id, by_seat, len(changed))
+        game.changed()
+        self.schedule_bots(game)
+
+    # --------------------------------------------------------------- actions
+
+    async def act(self, game: Game, seat: int, text: object, version: object) -> tuple[int, int]:
+        """Make ``seat``'s move ``text`` if it is legal at ``version``.
+
+        Returns ``(index of the action in the log, new version)``. Runs shielded
+        from the caller's cancellation: once the checks pass, the commit and
+        the swap happen together or not at all.
+        """
+        return await asyncio.shield(self._act(game, seat, text, version))
+
+    async def _act(self, game: Game, seat: int, text: object, version: object) -> tuple[int, int]:
+        if not isinstance(text, str) or not text or len(text) > 40:
+            raise ServerError("malformed", detail="'action' must be a notation string")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ServerError("malformed", detail="'version' must be the integer you saw")
+        async with game.lock:
+            if game.status == FINISHED:
+                raise ServerError("game_over", 409)
+            if game.status == OPEN:
+                raise ServerError("not_started", 409)
+            if version != game.version:
+                raise ServerError("stale_version", 409, sent=version, version=game.version)
+            state = game.state
+            if state.current_player() != seat:
+                raise ServerError("not_your_turn", 409)
+            try:
+                token = iacta.parse(text)
+            except iacta.NotationError as err:
+                raise ServerError("bad_notation", 422, detail=str(err)) from None
+            if not isinstance(token, iacta.Action):
+                raise ServerError(
+                    "illegal_action",
+                    422,
+                    detail=f"{text}: chance outcomes are drawn by the server, not by players",
+                )
+            new = state.clone()
+            try:
+                new.apply(token)
+            except iacta.IllegalActionError as err:
+                raise ServerError("illegal_action", 422, detail=str(err)) from None
+            start = game.version
+            actors: list[int | None] = [seat]
+            while new.is_chance():
+                actors.append(actor_of(new))
+                new.apply(new.sample_chance(game.rng))
+            await self._commit(game, new, start, actors)
+        self.schedule_bots(game)
+        return start, game.version
+
+    async def _commit(
+        self, game: Game, new: iacta.State, start: int, actors: list[int | None]
+    ) -> None:
+        """Store the events from ``start`` on, then make ``new`` the game's state (lock held)."""
+        events = new.history[start:]
+        status: str | None = None
+        result: dict[str, Any] | None = None
+        if new.is_terminal():
+            status = FINISHED
+            result = result_summary(new)
+        try:
+            await self._write(
+                op_append_events(game.id, start, events, actors, status=status, result=result)
+            )
+        except VersionConflict:
+            await self._reload(game)
+            raise ServerError("stale_version", 409, sent=start, version=game.version) from None
+        game.state = new
+        game.actors.extend(actors)
+        game.updated_at = game.turn_since = time.time()
+        if status is not None:
+            game.status = status
+            game.result = result
+            self._remember_finished(game.id)
+        game.changed()
+
+    async def _write(self, op: Callable[[Any], None]) -> None:
+        try:
+            await self.store.write(op)
+        except VersionConflict:
+            raise
+        except StorageError as err:
+            log.error("storage error: %s", err)
+            raise ServerError("storage_error", 503) from None
+
+    async def _reload(self, game: Game) -> None:
+        """Replace ``game``'s state with the stored one (after another writer moved it)."""
+        record = await asyncio.to_thread(self.store.load_game, game.id)
+        if record is None:
+            return
+        fresh = self._rebuild(record)
+        game.state, game.actors, game.status = fresh.state, fresh.actors, fresh.status
+        game.result = fresh.result
+        game.changed()
+
+    async def _advance_chance(self, game: Game) -> None:
+        async with game.lock:
+            new = game.state.clone()
+            start = len(new.history)
+            actors: list[int | None] = []
+            while new.is_chance():
+                actors.append(actor_of(new))
+                new.apply(new.sample_chance(game.rng))
+            if actors:
+                await self._commit(game, new, start, actors)
+
+    # ------------------------------------------------------- seats and bots
+
+    async def takeover(self, game: Game, by_seat: int, seat: object, level: object) -> None:
+        """Hand the quiet human ``seat`` to a bot (asked by another seated player)."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ServerError("malformed", detail="'seat' must be a seat number")
+        chosen = self.settings.takeover_level if level is None else level
+        if chosen not in BOT_LEVELS:
+            raise ServerError("bad_request", 422, detail=f"unknown bot level {chosen!r}")
+        async with game.lock:
+            if not 0 <= seat < game.players:
+                raise ServerError("no_such_seat", 404, seat=seat)
+            if seat == by_seat:
+                raise ServerError(
+                    "not_allowed",
+                    409,
+                    detail="hand your own seat over by leaving; others may take it",
+                )
+            if game.status != ACTIVE:
+                raise ServerError("not_allowed", 409, detail="the game is not being played")
+            target = game.seats[seat]
+            if target.kind != HUMAN:
+                raise ServerError("not_human_seat", 409, seat=seat)
+            at = game.takeover_at(self.settings.idle_timeout)
+            if game.to_move() != seat or at is None or time.time() < at:
+                raise ServerError(
+                    "not_idle", 409, seat=seat, seconds=int(self.settings.idle_timeout)
+                )
+            updated = Seat(
+                seat, BOT, str(chosen), target.name, target.token_hash, True, target.connections
+            )
+            await self._write(op_update_seats(game.id, [updated.record()]))
+            game.seats[seat] = updated
+        log.info("game %s: seat %d handed seat %d to a bot", game.id, by_seat, seat)
+        game.changed()
+        self.schedule_bots(game)
+
+    async def reclaim(self, game: Game, seat: int) -> None:
+        """Give a seat that a bot took over back to its human."""
+        async with game.lock:
+            target = game.seats[seat]
+            if not target.replaced:
+                raise ServerError("not_allowed", 409, detail="no bot is playing for you")
+            updated = Seat(
+                seat, HUMAN, None, target.name, target.token_hash, False, target.connections
+            )
+            await self._write(op_update_seats(game.id, [updated.record()]))
+            game.seats[seat] = updated
+            game.turn_since = time.time()
+        game.changed()
+
+    def schedule_bots(self, game: Game) -> None:
+        """Start the game's bot loop if a bot is to move and none is running."""
+        if self._closing or game.status != ACTIVE:
+            return
+        if game.bot_task is not None and not game.bot_task.done():
+            return
+        seat = game.to_move()
+        if seat is None or not game.seats[seat].bot_plays:
+            return
+        game.bot_task = asyncio.get_running_loop().create_task(
+            self._bot_loop(game), name=f"bots-{game.id}"
+        )
+
+    def _bot(self, game: Game, seat: int) -> Bot:
+        """The bot for ``seat`` at its current level (made once, kept for the game)."""
+        level = game.seats[seat].level or "medium"
+        found = game.bots.get(seat)
+        if found is not None and found[0] == level:
+            return found[1]
+        factory = self._bot_factory
+        if factory is None:
+            from alea import bots as bot_module  # the bots layer, imported when first needed
+
+            factory = bot_module.make
+            self._bot_factory = factory
+        bot = factory(level)
+        game.bots[seat] = (level, bot)
+        return bot
+
+    async def _bot_loop(self, game: Game) -> None:
+        """Play every consecutive bot turn, each after the configured delay."""
+        try:
+            while not self._closing and game.status == ACTIVE:
+                seat = game.to_move()
+                if seat is None or not game.seats[seat].bot_plays:
+                    return
+                await asyncio.sleep(self.settings.bot_delay)
+                seat = game.to_move()
+                if game.status != ACTIVE or seat is None or not game.seats[seat].bot_plays:
+                    return
+                version = game.version
+                view = game.state.view(seat)
+                legal = list(game.state.legal_actions())
+                bot = self._bot(game, seat)
+                try:
+                    choice = await asyncio.to_thread(bot.act, view, legal, game.bot_rng)
+                except Exception:
+                    log.exception(
+                        "game %s: bot for seat %d failed; playing a legal move", game.id, seat
+                    )
+                    choice = legal[0]
+                if str(choice) not in legal:
+                    log.error(
+                        "game %s: bot chose %r, not legal; playing %s", game.id, choice, legal[0]
+                    )
+                    choice = legal[0]
+                if game.version != version:
+                    continue
+                try:
+                    await self.act(game, seat, str(choice), version)
+                except ServerError as err:
+                    if err.code == "storage_error":
+                        await asyncio.sleep(1.0)
+                    elif err.code not in ("stale_version", "not_your_turn"):
+                        log.error("game %s: bot move %s refused: %s", game.id, choice, err)
+                        return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: bot loop crashed", game.id)
+        finally:
+            if game.bot_task is asyncio.current_task():
+                game.bot_task = None
+
+    # ------------------------------------------------------------- presence
+
+    def attach(self, game: Game, conn: Connection, seat: int | None) -> None:
+        """Count ``conn`` as watching ``game`` (as ``seat``, or a spectator)."""
+        if conn in game.connections and conn.seat is not None:
+            game.seats[conn.seat].connections -= 1
+        game.connections.add(conn)
+        conn.seat = seat
+        if seat is not None:
+            game.seats[seat].connections += 1
+        game.changed()
+
+    def detach(self, game: Game, conn: Connection) -> None:
+        if conn not in game.connections:
+            return
+        game.connections.discard(conn)
+        if conn.seat is not None:
+            game.seats[conn.seat].connections -= 1
+        game.changed()
+
+
+def seat_specs(items: Iterable[dict[str, Any]]) -> list[SeatSpec]:
+    """Seat specifications from plain dicts (used by tests and the bench)."""
+    return [SeatSpec(d.get("kind", HUMAN), d.get("level"), d.get("name", "")) for d in items]

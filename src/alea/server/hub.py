@@ -1,0 +1,287 @@
+"""The WebSocket side: one :class:`Connection` per socket, and the message handlers.
+
+Why a sender task with a "dirty" flag instead of a queue of updates: every
+``update`` message carries the *whole* current view of the connection's seat
+plus the log entries it has not seen yet, so updates never need to be
+delivered one by one. When the game changes, each connection is only marked
+dirty; its sender builds one update from the current state when it gets to
+run. A slow phone on a bad network therefore receives fewer, fresher
+messages, and can never make the server buffer an unbounded backlog or slow
+down the other players. Small replies (acks, errors, pongs) go through a
+short outbox.
+
+The message schema is documented message by message in docs/server.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from alea.server import i18n
+from alea.server.games import Game, GameServer, ServerError
+
+log = logging.getLogger("alea.server.hub")
+
+PROTOCOL = 1
+#: Most small replies queued for one connection before it is dropped as not reading.
+MAX_OUTBOX = 256
+
+
+class Connection:
+    """One client socket attached to one game, as a seat or as a spectator."""
+
+    def __init__(self, websocket: WebSocket, server: GameServer, game: Game) -> None:
+        self.websocket = websocket
+        self.server = server
+        self.game = game
+        self.seat: int | None = None
+        self.joined = False
+        self.language = i18n.DEFAULT_LANGUAGE
+        #: How many log entries this client already has.
+        self.sent = 0
+        self._dirty = False
+        self._outbox: collections.deque[str] = collections.deque()
+        self._wake = asyncio.Event()
+        self._closed = False
+
+    def mark_dirty(self) -> None:
+        """The game changed: send a fresh update when the sender next runs."""
+        if self.joined and not self._closed:
+            self._dirty = True
+            self._wake.set()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a small reply (ack, error, pong, welcome)."""
+        if self._closed:
+            return
+        if len(self._outbox) >= MAX_OUTBOX:
+            log.warning("dropping a connection that does not read its messages")
+            self._closed = True
+            self._wake.set()
+            return
+        self._outbox.append(json.dumps(message, separators=(",", ":")))
+        self._wake.set()
+
+    def error(self, err: ServerError, message_id: Any = None) -> None:
+        params = dict(err.params)
+        params.setdefault("detail", err.detail)
+        reply: dict[str, Any] = {
+            "type": "error",
+            "code": err.code,
+            "message": i18n.message(err.code, self.language, **params),
+            "detail": err.detail,
+            "version": self.game.version,
+        }
+        if message_id is not None:
+            reply["id"] = message_id
+        self.send(reply)
+
+    async def run_sender(self) -> None:
+        """Deliver queued replies, then the latest update if the game changed."""
+        websocket = self.websocket
+        try:
+            while not self._closed:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._outbox and not self._closed:
+                    await websocket.send_text(self._outbox.popleft())
+                if self._dirty and not self._closed:
+                    self._dirty = False
+                    game = self.game
+                    if self.sent > game.version:  # the game was reloaded shorter: start over
+                        self.sent = 0
+                    text = game.update_message(
+                        self.seat, self.sent, self.server.settings.idle_timeout
+                    )
+                    self.sent = game.version
+                    await websocket.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self._closed = True
+        except Exception:  # a broken socket must never take the server down
+            log.exception("sender failed")
+            self._closed = True
+        finally:
+            if self._closed:
+                with contextlib.suppress(Exception):
+                    await websocket.close(1011)
+
+    async def close(self, code: int = 1000) -> None:
+        self._closed = True
+        self._wake.set()
+        if self.websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(code)
+
+
+Handler = Callable[[Connection, dict[str, Any]], Awaitable[None]]
+
+
+def _message_id(msg: dict[str, Any]) -> Any:
+    value = msg.get("id")
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None
+
+
+async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
+    server, game = conn.server, conn.game
+    if "lang" in msg:
+        conn.language = i18n.language(msg.get("lang"))
+    token = msg.get("token")
+    seat = None if token is None or token == "" else server.authenticate(game, token)
+    since = msg.get("since")
+    conn.joined = True
+    server.attach(game, conn, seat)
+    known = since if isinstance(since, int) and not isinstance(since, bool) else 0
+    conn.sent = known if 0 <= known <= game.version else 0
+    conn.send(
+        {
+            "type": "welcome",
+            "protocol": PROTOCOL,
+            "game": game.id,
+            "seat": seat,
+            "players": game.players,
+            "version": game.version,
+            "idle_timeout": server.settings.idle_timeout,
+            "bot_delay": server.settings.bot_delay,
+        }
+    )
+    conn.mark_dirty()
+
+
+def _seated(conn: Connection) -> int:
+    if conn.seat is None:
+        raise ServerError("spectator", 403)
+    return conn.seat
+
+
+async def _action(conn: Connection, msg: dict[str, Any]) -> None:
+    seat = _seated(conn)
+    index, version = await conn.server.act(conn.game, seat, msg.get("action"), msg.get("version"))
+    reply: dict[str, Any] = {
+        "type": "ack",
+        "action": msg.get("action"),
+        "index": index,
+        "version": version,
+    }
+    message_id = _message_id(msg)
+    if message_id is not None:
+        reply["id"] = message_id
+    conn.send(reply)
+
+
+async def _takeover(conn: Connection, msg: dict[str, Any]) -> None:
+    seat = _seated(conn)
+    await conn.server.takeover(conn.game, seat, msg.get("seat"), msg.get("level"))
+
+
+async def _reclaim(conn: Connection, msg: dict[str, Any]) -> None:
+    await conn.server.reclaim(conn.game, _seated(conn))
+
+
+async def _fill_bots(conn: Connection, msg: dict[str, Any]) -> None:
+    level = msg.get("level", "medium")
+    await conn.server.fill_with_bots(conn.game, _seated(conn), str(level))
+
+
+async def _ping(conn: Connection, msg: dict[str, Any]) -> None:
+    reply: dict[str, Any] = {"type": "pong", "version": conn.game.version}
+    message_id = _message_id(msg)
+    if message_id is not None:
+        reply["id"] = message_id
+    conn.send(reply)
+
+
+async def _sync(conn: Connection, msg: dict[str, Any]) -> None:
+    conn.sent = 0
+    conn.mark_dirty()
+
+
+HANDLERS: dict[str, Handler] = {
+    "hello": _hello,
+    "action": _action,
+    "takeover": _takeover,
+    "reclaim": _reclaim,
+    "fill_bots": _fill_bots,
+    "ping": _ping,
+    "sync": _sync,
+}
+#: Messages allowed before ``hello``.
+BEFORE_HELLO = frozenset({"hello", "ping"})
+
+
+async def handle(conn: Connection, text: str) -> None:
+    """Parse and dispatch one client message; every refusal becomes an ``error`` reply."""
+    message_id: Any = None
+    try:
+        if len(text) > conn.server.settings.max_message:
+            raise ServerError("malformed", detail="message too long")
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            raise ServerError("malformed", detail="not JSON") from None
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            raise ServerError("malformed", detail='expected an object with a "type"')
+        message_id = _message_id(msg)
+        kind = msg["type"]
+        handler = HANDLERS.get(kind)
+        if handler is None:
+            raise ServerError("unknown_type", kind=kind[:40])
+        if not conn.joined and kind not in BEFORE_HELLO:
+            raise ServerError("not_joined")
+        await handler(conn, msg)
+    except ServerError as err:
+        conn.error(err, message_id)
+
+
+async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -> None:
+    """Run one WebSocket from accept to close."""
+    await websocket.accept()
+    try:
+        game = await server.get(game_id)
+    except ServerError as err:
+        await websocket.send_text(
+            json.dumps(
+                {
+                    "type": "error",
+                    "code": err.code,
+                    "message": i18n.message(err.code, **err.params),
+                    "detail": err.detail,
+                }
+            )
+        )
+        await websocket.close(4404)
+        return
+    conn = Connection(websocket, server, game)
+    sender = asyncio.get_running_loop().create_task(conn.run_sender(), name="ws-sender")
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                conn.error(ServerError("malformed", detail="send text frames with JSON"))
+                continue
+            await handle(conn, text)
+            if sender.done():
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        server.detach(game, conn)
+        conn._closed = True
+        conn._wake.set()
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender

@@ -1,0 +1,124 @@
+"""Messages the server sends to people, in English and Italian.
+
+Every error carries a stable machine ``code`` (documented in docs/server.md);
+the human ``message`` is looked up here in the language the client asked for.
+The engine's own explanation of an illegal move (English) travels separately
+as ``detail``, so a client can always show *why* a move was refused.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+LANGUAGES: Final = ("en", "it")
+DEFAULT_LANGUAGE: Final = "en"
+
+MESSAGES: Final[dict[str, dict[str, str]]] = {
+    "malformed": {
+        "en": "That message could not be understood: {detail}",
+        "it": "Messaggio non comprensibile: {detail}",
+    },
+    "unknown_type": {
+        "en": "Unknown message type {kind!r}.",
+        "it": "Tipo di messaggio sconosciuto {kind!r}.",
+    },
+    "not_joined": {
+        "en": 'Say hello first: send {{"type": "hello"}} with your seat token, if any.',
+        "it": 'Prima presentati: invia {{"type": "hello"}} con il gettone del posto, se ce l\'hai.',
+    },
+    "bad_token": {
+        "en": "That seat token is not valid for this game.",
+        "it": "Questo gettone non è valido per questa partita.",
+    },
+    "no_such_game": {
+        "en": "There is no game {game!r}.",
+        "it": "Non esiste la partita {game!r}.",
+    },
+    "no_such_seat": {
+        "en": "This game has no seat {seat}.",
+        "it": "Questa partita non ha il posto {seat}.",
+    },
+    "spectator": {
+        "en": "Spectators cannot act: claim a seat first.",
+        "it": "Gli spettatori non possono giocare: prendi prima un posto.",
+    },
+    "stale_version": {
+        "en": "The game has moved on (you saw version {sent}, it is now {version}): "
+        "look again and choose.",
+        "it": "La partita è andata avanti (hai visto la versione {sent}, ora è {version}): "
+        "guarda di nuovo e scegli.",
+    },
+    "not_your_turn": {
+        "en": "It is not your turn.",
+        "it": "Non è il tuo turno.",
+    },
+    "illegal_action": {
+        "en": "That move is not allowed: {detail}",
+        "it": "Mossa non consentita: {detail}",
+    },
+    "bad_notation": {
+        "en": "That is not a move in the game's notation: {detail}",
+        "it": "Non è una mossa nella notazione del gioco: {detail}",
+    },
+    "game_over": {
+        "en": "The game is over.",
+        "it": "La partita è finita.",
+    },
+    "not_started": {
+        "en": "The game starts when every seat is taken.",
+        "it": "La partita comincia quando tutti i posti sono occupati.",
+    },
+    "seat_taken": {
+        "en": "Seat {seat} is already taken.",
+        "it": "Il posto {seat} è già occupato.",
+    },
+    "not_human_seat": {
+        "en": "Seat {seat} is played by a bot.",
+        "it": "Il posto {seat} è giocato da un bot.",
+    },
+    "not_idle": {
+        "en": "Seat {seat} can be handed to a bot only after {seconds} s of silence on its turn.",
+        "it": "Il posto {seat} passa a un bot solo dopo {seconds} s di silenzio nel suo turno.",
+    },
+    "not_allowed": {
+        "en": "Not allowed: {detail}",
+        "it": "Non consentito: {detail}",
+    },
+    "bad_request": {
+        "en": "Bad request: {detail}",
+        "it": "Richiesta non valida: {detail}",
+    },
+    "not_finished": {
+        "en": "The replay is available when the game is over.",
+        "it": "La replica è disponibile a partita finita.",
+    },
+    "storage_error": {
+        "en": "The move could not be saved, so it was not made; please try again.",
+        "it": "Non è stato possibile salvare la mossa, quindi non è stata fatta; riprova.",
+    },
+    "unavailable": {
+        "en": "The server is shutting down.",
+        "it": "Il server si sta spegnendo.",
+    },
+}
+
+
+def message(code: str, language: str = DEFAULT_LANGUAGE, **params: object) -> str:
+    """The message for ``code`` in ``language`` (English if unknown), with ``params`` filled."""
+    table = MESSAGES.get(code)
+    if table is None:
+        return code
+    template = table.get(language) or table[DEFAULT_LANGUAGE]
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def language(value: object) -> str:
+    """A supported language from a client's ``lang`` field (``"it-IT"`` -> ``"it"``)."""
+    if isinstance(value, str):
+        short = value[:2].lower()
+        if short in LANGUAGES:
+            return short
+    return DEFAULT_LANGUAGE

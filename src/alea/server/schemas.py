@@ -1,0 +1,156 @@
+"""Pydantic models of the HTTP API: they validate requests and document the OpenAPI schema.
+
+The game view itself (``view``) is the engine's JSON (``State.view``) and is
+typed loosely here on purpose: the engine owns its shape, and documenting it
+twice would let the two drift apart. docs/server.md describes its fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Level = Literal["easy", "medium", "hard"]
+
+
+class SeatIn(BaseModel):
+    """One seat of a new game: a human (anyone with the link may claim it) or a bot."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "bot"] = "human"
+    level: Level | None = Field(None, description="bot difficulty (bots only)")
+    name: str = Field("", max_length=40)
+
+
+class CreateGameIn(BaseModel):
+    """A new game. The creator sits in seat ``claim`` (default: the first human seat)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seats: list[SeatIn] = Field(..., min_length=2, max_length=5)
+    public: bool = Field(True, description="list the game in the lobby")
+    title: str = Field("", max_length=80)
+    sit: bool = Field(True, description="whether the creator takes a seat")
+    claim: int | None = Field(None, ge=0, le=4, description="seat for the creator")
+    name: str = Field("", max_length=40, description="the creator's display name")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    colour: str
+    kind: Literal["human", "bot"]
+    level: str | None
+    name: str
+    claimed: bool
+    connected: bool
+    replaced: bool = Field(description="a bot is playing for a human who went quiet")
+
+
+class GameInfo(BaseModel):
+    id: str
+    players: int
+    status: Literal["open", "active", "finished"]
+    public: bool
+    title: str
+    created_at: float
+    updated_at: float
+    version: int = Field(description="number of events in the log")
+    round: int
+    rounds: int
+    to_move: int | None
+    seats: list[SeatOut]
+    open_seats: list[int]
+    spectators: int
+    result: dict[str, Any] | None
+
+
+class Links(BaseModel):
+    play: str
+    watch: str
+    replay: str
+
+
+class CreatedOut(BaseModel):
+    game: GameInfo
+    seat: int | None
+    token: str | None = Field(description="secret seat token: keep it, it is shown once")
+    links: Links
+
+
+class ClaimIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field("", max_length=40)
+
+
+class ClaimedOut(BaseModel):
+    game_id: str
+    seat: int
+    token: str = Field(description="secret seat token: keep it, it is shown once")
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: str = Field(..., min_length=1, max_length=40, description="RULES.md §7 notation")
+    version: int = Field(..., ge=0, description="the version of the view you chose from")
+
+
+class BotLevelIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    level: Level | None = None
+
+
+class StateOut(BaseModel):
+    """What one seat (or a spectator) may see now."""
+
+    game: str
+    status: str
+    version: int
+    seat: int | None
+    view: dict[str, Any] = Field(description="State.view(seat): see docs/server.md")
+    legal: list[str] = Field(description="legal actions when it is this seat's decision")
+    log: list[tuple[str, int | None]] = Field(description="[event, actor] pairs, redacted")
+    seats: list[SeatOut]
+    takeover_at: float | None
+
+
+class ActedOut(BaseModel):
+    index: int = Field(description="position of the action in the log")
+    version: int
+    state: StateOut
+
+
+class ReplayOut(BaseModel):
+    game: GameInfo
+    players: int
+    events: list[str] = Field(description="every action and chance outcome, unredacted")
+    actors: list[int | None]
+    result: dict[str, Any] | None
+
+
+class ReplayStepOut(BaseModel):
+    step: int = Field(description="events applied so far")
+    steps: int
+    event: str | None = Field(description="the last event applied")
+    actor: int | None
+    view: dict[str, Any] = Field(description="spectator view with every hand shown")
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    detail: Any = ""
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+class Health(BaseModel):
+    ok: bool
+    games: int
+    database: str

@@ -1,0 +1,278 @@
+// Entry point: the router (lobby, game, replay), the language switch and the lobby page.
+
+import { initialLanguage, language, setLanguage, t } from "./i18n.js";
+import { renderBuildings, renderPlayers, seatName } from "./board.js";
+import { startGame } from "./game.js";
+import { describeEvent } from "./log.js";
+import { PLAYER_COLOURS, die, esc } from "./pieces.js";
+import { renderResults } from "./results.js";
+import { allTokens, api, getName, saveToken, setName, toast } from "./util.js";
+
+const root = document.getElementById("app");
+let page = null;
+
+function stopPage() {
+  if (page && page.stop) page.stop();
+  page = null;
+}
+
+function route() {
+  stopPage();
+  renderChrome();
+  const path = location.pathname;
+  const params = new URLSearchParams(location.search);
+  let m = /^\/game\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  if (m) { page = startGame(root, m[1], { watch: params.has("watch") }); return; }
+  m = /^\/replay\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  if (m) { page = startReplay(root, m[1]); return; }
+  page = startLobby(root);
+}
+
+function go(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+window.addEventListener("popstate", route);
+
+function renderChrome() {
+  const langs = document.getElementById("langs");
+  langs.innerHTML = ["it", "en"].map((l) =>
+    `<button class="lang ${l === language() ? "on" : ""}" data-lang="${l}" aria-pressed="${l === language()}">${l.toUpperCase()}</button>`).join("");
+}
+
+document.getElementById("langs").addEventListener("click", (e) => {
+  const b = e.target.closest("[data-lang]");
+  if (!b || b.dataset.lang === language()) return;
+  setLanguage(b.dataset.lang);
+  route();
+});
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest("a[href^='/']");
+  if (!a || a.target || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  e.preventDefault();
+  go(a.getAttribute("href"));
+});
+
+// -------------------------------------------------------------------- lobby
+
+function levelOptions(selected) {
+  return ["easy", "medium", "hard"].map((l) =>
+    `<option value="${l}" ${l === selected ? "selected" : ""}>${esc(t(`level_${l}`))}</option>`).join("");
+}
+
+function startLobby(el) {
+  const state = { players: 4, seats: ["you", "bot:medium", "bot:medium", "bot:medium"], timer: null };
+  const heroDice = [5, 1, 6, 3, 4].map((v, i) => die(v, PLAYER_COLOURS[i], "hero")).join("");
+  el.innerHTML = `<div class="lobby">
+    <section class="hero"><div class="herodice">${heroDice}</div><h1>Alea Iacta Est</h1>
+      <p>${esc(t("tagline"))}</p></section>
+    <div class="cards">
+      <section class="card quick"><h2>${esc(t("quick_title"))}</h2><p>${esc(t("quick_text"))}</p>
+        <label>${esc(t("your_name"))} <input id="qname" maxlength="24" value="${esc(getName())}"></label>
+        <label>${esc(t("bot_level"))} <select id="qlevel">${levelOptions("medium")}</select></label>
+        <button id="quick" class="primary big">${esc(t("quick_button"))}</button></section>
+      <section class="card newgame"><h2>${esc(t("new_title"))}</h2>
+        <div class="seg" id="pcount">${[2, 3, 4, 5].map((n) =>
+          `<button data-n="${n}" class="${n === 4 ? "on" : ""}">${n}</button>`).join("")}</div>
+        <ol id="seatrows" class="seatrows"></ol>
+        <label class="check"><input type="checkbox" id="public" checked> ${esc(t("public_game"))}</label>
+        <button id="create" class="primary">${esc(t("create"))}</button></section>
+    </div>
+    <section class="card lists" id="lists"></section></div>`;
+  const $ = (id) => el.querySelector(`#${id}`);
+
+  function seatRows() {
+    $("seatrows").innerHTML = state.seats.map((s, i) => {
+      const colour = PLAYER_COLOURS[i];
+      if (i === 0) {
+        return `<li><span class="swatch ${colour}"></span><b>${esc(t("seat_you"))}</b></li>`;
+      }
+      const opts = [["human", t("seat_friend")],
+        ...["easy", "medium", "hard"].map((l) => [`bot:${l}`, `${t("seat_bot")} · ${t(`level_${l}`)}`])]
+        .map(([v, label]) => `<option value="${v}" ${v === s ? "selected" : ""}>${esc(label)}</option>`).join("");
+      return `<li><span class="swatch ${colour}"></span><select data-seat="${i}">${opts}</select></li>`;
+    }).join("");
+  }
+  seatRows();
+
+  $("pcount").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-n]");
+    if (!b) return;
+    const n = Number(b.dataset.n);
+    while (state.seats.length < n) state.seats.push("bot:medium");
+    state.seats.length = n;
+    $("pcount").querySelectorAll("button").forEach((x) => x.classList.toggle("on", x === b));
+    seatRows();
+  });
+  $("seatrows").addEventListener("change", (e) => {
+    const s = e.target.closest("[data-seat]");
+    if (s) state.seats[Number(s.dataset.seat)] = s.value;
+  });
+
+  async function create(seats, isPublic) {
+    const name = $("qname").value.trim();
+    if (name) setName(name);
+    try {
+      const res = await api("/api/games", { seats, public: isPublic, name });
+      saveToken(res.game.id, res.token, res.seat);
+      go(`/game/${res.game.id}`);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  $("quick").addEventListener("click", () => {
+    const level = $("qlevel").value;
+    create([{ kind: "human" }, ...[1, 2, 3].map(() => ({ kind: "bot", level }))], false);
+  });
+  $("create").addEventListener("click", () => {
+    const seats = state.seats.map((s, i) => {
+      if (i === 0 || s === "human") return { kind: "human" };
+      return { kind: "bot", level: s.split(":")[1] };
+    });
+    create(seats, $("public").checked);
+  });
+
+  async function refresh() {
+    try {
+      const [open, live, done] = await Promise.all([
+        api("/api/games?status=open&limit=20"),
+        api("/api/games?status=active&limit=20"),
+        api("/api/games?status=finished&limit=10"),
+      ]);
+      const mine = allTokens();
+      const mineIds = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 8);
+      $("lists").innerHTML =
+        `<h2>${esc(t("my_games"))}</h2>${mineIds.length ? `<ul class="games">${mineIds.map((id) =>
+          `<li><span class="swatch ${PLAYER_COLOURS[mine[id].seat] || "gray"}"></span><code>${esc(id)}</code>` +
+          `<a class="button small" href="/game/${esc(id)}">${esc(t("resume"))}</a></li>`).join("")}</ul>` : `<p class="muted">${esc(t("no_games"))}</p>`}` +
+        gameList("open_games", open, "join") + gameList("live_games", live, "watch") +
+        gameList("finished_games", done, "replay");
+    } catch (err) {
+      $("lists").innerHTML = "";
+    }
+  }
+
+  function gameList(title, games, verb) {
+    const items = games.map((g) => {
+      const seats = g.seats.map((s) => `<span class="swatch ${s.colour} ${s.claimed ? "" : "free"}" title="${esc(s.claimed ? seatName(g.seats, s.seat) : t("free_seat"))}"></span>`).join("");
+      const href = verb === "replay" ? `/replay/${g.id}` : verb === "watch" ? `/game/${g.id}?watch=1` : `/game/${g.id}`;
+      const what = g.status === "finished" && g.result
+        ? `♛ ${esc(g.result.winners.map((w) => seatName(g.seats, w)).join(", "))}`
+        : `${esc(t("round"))} ${g.round}/${g.rounds}`;
+      return `<li>${seats}<span class="gtitle">${esc(g.title || g.seats.filter((s) => s.kind === "human" && s.claimed).map((s) => s.name).join(", ") || g.id)}</span>` +
+        `<span class="muted">${what}</span><a class="button small" href="${href}">${esc(t(verb))}</a></li>`;
+    }).join("");
+    return `<h2>${esc(t(title))}</h2>${items ? `<ul class="games">${items}</ul>` : `<p class="muted">${esc(t("no_games"))}</p>`}`;
+  }
+
+  refresh();
+  state.timer = setInterval(refresh, 5000);
+  return { stop() { clearInterval(state.timer); } };
+}
+
+// ------------------------------------------------------------------- replay
+
+function startReplay(el, gameId) {
+  const R = { step: 0, steps: 0, cache: new Map(), playing: null, record: null, stopped: false };
+  el.innerHTML = `<div class="game replay">
+    <div class="topbar"><a class="home" href="/">⟵ ${esc(t("home"))}</a><span class="rtitle">${esc(t("replay_title"))}</span>
+      <span id="roundinfo"></span></div>
+    <div class="replaybar">
+      <button data-step="first" title="${esc(t("first"))}">«</button><button data-step="prev" title="${esc(t("prev"))}">‹</button>
+      <button data-step="play" id="playbtn" class="primary" title="${esc(t("play"))}">▶</button><button data-step="next" title="${esc(t("next"))}">›</button>
+      <button data-step="last" title="${esc(t("last"))}">»</button>
+      <input type="range" id="slider" min="0" max="0" value="0"><span id="stepno" class="stepno"></span></div>
+    <div id="caption" class="caption"></div><div id="rtray" class="rtray"></div>
+    <div class="layout"><div class="main"><div id="board"></div><div id="final"></div></div>
+      <aside class="side"><p class="muted">${esc(t("all_hands"))}</p><div id="players"></div></aside></div></div>`;
+  const $ = (id) => el.querySelector(`#${id}`);
+
+  async function load() {
+    try {
+      R.record = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+    } catch (err) {
+      el.innerHTML = `<div class="notfound"><h2>${esc(err.status === 404 ? t("not_found") : err.message)}</h2><a href="/game/${esc(gameId)}">${esc(gameId)}</a> · <a href="/">${esc(t("home"))}</a></div>`;
+      return;
+    }
+    R.steps = R.record.events.length;
+    $("slider").max = String(R.steps);
+    show(Number(new URLSearchParams(location.search).get("step") || R.steps));
+  }
+
+  async function fetchStep(step) {
+    if (!R.cache.has(step)) {
+      R.cache.set(step, api(`/api/games/${encodeURIComponent(gameId)}/replay/${step}`));
+    }
+    return R.cache.get(step);
+  }
+
+  async function show(step) {
+    step = Math.max(0, Math.min(R.steps, step));
+    R.step = step;
+    const data = await fetchStep(step);
+    if (R.stopped || R.step !== step) return;
+    const v = data.view;
+    const seats = R.record.game.seats;
+    $("slider").value = String(step);
+    $("stepno").textContent = `${t("step")} ${step} / ${R.steps}`;
+    $("roundinfo").innerHTML = `${esc(t("round"))} <b>${v.round}</b> ${esc(t("of"))} ${v.rounds}`;
+    $("caption").innerHTML = step ? describeEvent(data.event, data.actor, step > 1 ? R.record.events[step - 2] : "", seats) : "&nbsp;";
+    const recent = { T: new Set(), S: new Set(), C: new Set(), F: new Map(), L: new Set() };
+    if (data.event && data.actor !== null) {
+      const [k, d] = data.event.split(":");
+      const values = [...(d || "")].map(Number);
+      if (k === "C") recent.C.add(`${data.actor}:${values[0]}`);
+      else if (k === "F") recent.F.set(data.actor, values);
+      else if (recent[k] && k.length === 1) recent[k].add(data.actor);
+    }
+    const ctx = { mySeat: null, seats, legal: [], placing: false, hints: null, recent };
+    const ts = v.turn.seat;
+    $("rtray").innerHTML = typeof ts === "number" && (v.turn.roll.length || v.turn.kept.length)
+      ? `<span class="who ${PLAYER_COLOURS[ts]}">${esc(seatName(seats, ts))}</span> ` +
+        v.turn.roll.map((d) => die(d, PLAYER_COLOURS[ts])).join("") +
+        v.turn.kept.map((d) => die(d, PLAYER_COLOURS[ts], "kept")).join("") : "";
+    $("board").innerHTML = renderBuildings(v, ctx);
+    $("players").innerHTML = renderPlayers(v, ctx);
+    $("final").innerHTML = step === R.steps && R.record.result ? renderResults(R.record.result, seats, null) : "";
+    fetchStep(Math.min(R.steps, step + 1));
+  }
+
+  function togglePlay() {
+    if (R.playing) { clearInterval(R.playing); R.playing = null; $("playbtn").textContent = "▶"; return; }
+    if (R.step >= R.steps) show(0);
+    $("playbtn").textContent = "||";
+    R.playing = setInterval(() => {
+      if (R.step >= R.steps) { togglePlay(); return; }
+      show(R.step + 1);
+    }, 700);
+  }
+
+  el.addEventListener("click", (e) => {
+    const b = e.target.closest("[data-step]");
+    if (!b || !R.record) return;
+    const s = b.dataset.step;
+    if (s === "play") { togglePlay(); return; }
+    show({ first: 0, prev: R.step - 1, next: R.step + 1, last: R.steps }[s]);
+  });
+  el.addEventListener("input", (e) => { if (e.target.id === "slider") show(Number(e.target.value)); });
+  const onKey = (e) => {
+    if (!R.record || e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowRight") show(R.step + 1);
+    if (e.key === "ArrowLeft") show(R.step - 1);
+  };
+  document.addEventListener("keydown", onKey);
+  load();
+  return {
+    stop() {
+      R.stopped = true;
+      if (R.playing) clearInterval(R.playing);
+      document.removeEventListener("keydown", onKey);
+    },
+  };
+}
+
+setLanguage(initialLanguage());
+route();

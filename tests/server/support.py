@@ -1,0 +1,348 @@
+"""Shared machinery for server and browser tests: databases, live servers, WebSocket clients.
+
+Tests talk to a *real* server over real sockets (uvicorn on 127.0.0.1, an
+ephemeral port), either in a thread of the test process (so a test can also
+look at the server's full state as ground truth) or in a child process (so a
+test can kill it with SIGKILL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+import websockets
+from sqlalchemy import create_engine, text
+
+from alea.server import Settings, create_app
+
+PG_ENV = "ALEA_TEST_DATABASE_URL"
+
+
+class RandomBot:
+    """A bot for tests: a random legal placement (re-rolls only when nothing else is legal)."""
+
+    def act(self, view: dict[str, Any], legal_actions: list[Any], rng: random.Random) -> Any:
+        placements = [a for a in legal_actions if not str(a).startswith("R:")]
+        return rng.choice(placements or legal_actions)
+
+
+def bot_factory() -> Any:
+    """``alea.bots.make`` when the bots layer works here, else :class:`RandomBot` (tests only)."""
+    try:
+        from alea import bots
+
+        probe = bots.make("easy")
+        if not hasattr(probe, "act"):
+            raise TypeError("no act")
+    except Exception:
+        return lambda level: RandomBot()
+    return bots.make
+
+
+def quick_bots(level: str) -> RandomBot:
+    """The fastest possible bot, for tests about the server rather than about play."""
+    return RandomBot()
+
+
+# ----------------------------------------------------------------- databases
+
+
+@dataclass
+class Database:
+    """A fresh database for one test: an SQLite file, or a private PostgreSQL schema."""
+
+    kind: str
+    url: str
+    cleanup: Any = None
+
+
+def postgres_url() -> str | None:
+    return os.environ.get(PG_ENV) or None
+
+
+@contextlib.contextmanager
+def database(kind: str, tmp_path: Path) -> Iterator[Database]:
+    """A database of ``kind`` ("sqlite" or "postgresql") that disappears afterwards."""
+    if kind == "sqlite":
+        yield Database(kind, f"sqlite:///{tmp_path / 'alea-test.sqlite'}")
+        return
+    base = postgres_url()
+    if base is None:
+        pytest.skip(
+            f"PostgreSQL tests need {PG_ENV} (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)"
+        )
+    schema = f"alea_t_{secrets.token_hex(6)}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield Database(kind, f"{base}{sep}options=-csearch_path%3D{schema}")
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+DB_KINDS = ["sqlite", "postgresql"]
+
+
+# -------------------------------------------------------------- live servers
+
+
+class LiveServer:
+    """An app served by uvicorn in a background thread on 127.0.0.1 (ephemeral port)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=64 * 1024)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    @property
+    def games(self) -> Any:
+        return self.app.state.server
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.time() + 30
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        self.sock.close()
+
+
+class ServerProcess:
+    """``python -m alea serve`` as a child process, which a test may SIGKILL."""
+
+    def __init__(self, database_url: str | None, data_dir: Path, *extra: str) -> None:
+        self.database_url = database_url
+        self.data_dir = data_dir
+        self.extra = extra
+        self.proc: subprocess.Popen[str] | None = None
+        self.base = ""
+        self.ws_base = ""
+        self.output: list[str] = []
+
+    def start(self) -> ServerProcess:
+        database = ["--database-url", self.database_url] if self.database_url else []
+        cmd = [
+            sys.executable,
+            "-m",
+            "alea",
+            "serve",
+            "--port",
+            "0",
+            *database,
+            "--data-dir",
+            str(self.data_dir),
+            "--log-level",
+            "warning",
+            *self.extra,
+        ]
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        )
+        assert self.proc.stdout is not None
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            self.output.append(line)
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if found:
+                port = int(found.group(1))
+                self.base = f"http://127.0.0.1:{port}"
+                self.ws_base = f"ws://127.0.0.1:{port}"
+                threading.Thread(target=self._drain, daemon=True).start()
+                self._wait_healthy()
+                return self
+        raise RuntimeError("server did not print its URL:\n" + "".join(self.output))
+
+    def _drain(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output.append(line)
+
+    def _wait_healthy(self) -> None:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if httpx.get(self.base + "/api/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server not healthy:\n" + "".join(self.output))
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, exactly like a crash."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# ---------------------------------------------------------- scripted clients
+
+
+@dataclass
+class Client:
+    """A scripted WebSocket client that remembers every message it received."""
+
+    ws: Any
+    seat: int | None
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+    #: time.monotonic() at which each message arrived
+    times: list[float] = field(default_factory=list)
+    view: dict[str, Any] | None = None
+    legal: list[str] = field(default_factory=list)
+    version: int = 0
+    status: str = ""
+    log: list[list[Any]] = field(default_factory=list)
+
+    async def send(self, message: Any) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = 20.0) -> dict[str, Any]:
+        text_ = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.raw.append(text_)
+        self.times.append(time.monotonic())
+        msg: dict[str, Any] = json.loads(text_)
+        self.messages.append(msg)
+        if msg["type"] == "update":
+            if msg["log_start"] == len(self.log):
+                self.log.extend(msg["log"])
+            elif msg["log_start"] == 0:
+                self.log = list(msg["log"])
+            else:
+                raise AssertionError(f"log gap: have {len(self.log)}, got from {msg['log_start']}")
+            self.view = msg["view"]
+            self.legal = msg["legal"]
+            self.version = msg["version"]
+            self.status = msg["status"]
+        return msg
+
+    async def until(self, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
+        """Receive until a message satisfies ``predicate``; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            msg = await self.recv(left)
+            if predicate(msg):
+                return msg
+
+    async def until_version(self, version: int, timeout: float = 20.0) -> dict[str, Any]:
+        if self.version >= version and self.view is not None:
+            return {"type": "update", "version": self.version}
+        return await self.until(
+            lambda m: m["type"] == "update" and m["version"] >= version, timeout
+        )
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def connect(
+    ws_base: str,
+    game_id: str,
+    token: str | None,
+    *,
+    known: list[list[Any]] | None = None,
+    lang: str = "en",
+) -> Client:
+    """Open a socket, say hello (with the log entries already ``known``), await an update."""
+    ws = await websockets.connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22)
+    client = Client(ws, None)
+    hello: dict[str, Any] = {"type": "hello", "token": token, "lang": lang}
+    if known is not None:
+        hello["since"] = len(known)
+        client.log = list(known)
+    await client.send(hello)
+    welcome = await client.until(lambda m: m["type"] in ("welcome", "error"))
+    if welcome["type"] == "error":
+        raise AssertionError(f"hello refused: {welcome}")
+    client.seat = welcome["seat"]
+    await client.until(lambda m: m["type"] == "update")
+    return client
+
+
+def create_game(base: str, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
+    """POST /api/games; returns the JSON answer (game, seat, token, links)."""
+    answer = httpx.post(f"{base}/api/games", json={"seats": seats, **body}, timeout=30)
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def human_game(base: str, players: int) -> tuple[str, list[str]]:
+    """A game of ``players`` humans with every seat claimed; returns (id, tokens by seat)."""
+    created = create_game(base, [{"kind": "human"}] * players, name="Seat 0")
+    game_id = created["game"]["id"]
+    tokens = [created["token"]]
+    for seat in range(1, players):
+        answer = httpx.post(
+            f"{base}/api/games/{game_id}/seats/{seat}/claim",
+            json={"name": f"Seat {seat}"},
+            timeout=30,
+        )
+        assert answer.status_code == 200, answer.text
+        tokens.append(answer.json()["token"])
+    return game_id, tokens
+
+
+async def play_turn(clients: list[Client], rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """The client to move sends a random legal action; returns it with its ack."""
+    mover = next(c for c in clients if c.legal)
+    action = rng.choice(mover.legal)
+    await mover.send({"type": "action", "action": action, "version": mover.version, "id": 1})
+    ack = await mover.until(lambda m: m["type"] in ("ack", "error"))
+    assert ack["type"] == "ack", ack
+    ack["seat"] = mover.seat
+    for c in clients:
+        await c.until_version(ack["version"])
+    return action, ack

@@ -1,0 +1,126 @@
+"""Storage: migrations, group commit, failure isolation and the version guard."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Connection, text
+
+from alea.server.storage import (
+    GameRecord,
+    SeatRecord,
+    StorageError,
+    Store,
+    VersionConflict,
+    metadata,
+    op_append_events,
+    op_create_game,
+)
+from tests.server.support import Database
+
+
+def record(game_id: str, events: list[str]) -> GameRecord:
+    now = time.time()
+    return GameRecord(
+        id=game_id,
+        players=2,
+        status="active",
+        public=True,
+        title="",
+        created_at=now,
+        updated_at=now,
+        version=len(events),
+        result=None,
+        seats=[
+            SeatRecord(0, "human", None, "A", "h" * 64),
+            SeatRecord(1, "bot", "easy", "B", None),
+        ],
+        events=events,
+    )
+
+
+def test_migrations_match_the_tables(db: Database) -> None:
+    store = Store(db.url)
+    store.migrate()
+    store.migrate()  # idempotent
+    with store.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        version = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    assert diff == []
+    assert version == "0001"
+    store.dispose()
+
+
+def test_group_commit_and_failure_isolation(db: Database) -> None:
+    store = Store(db.url, sqlite_synchronous="NORMAL")
+    store.migrate()
+
+    async def run() -> None:
+        store.start()
+        await store.write(op_create_game(record("g1", ["province:red1"]), [None]))
+        await store.write(op_create_game(record("g2", []), []))
+        commits = store.commits
+        ops = [op_append_events("g1", 1 + i, [f"e{i}"], [0]) for i in range(1)]
+        # 40 writes arrive together; one of them is doomed (wrong version), one raises.
+        writes = [store.write(op) for op in ops]
+        writes += [store.write(op_append_events("g2", i, [f"x{i}"], [1])) for i in range(1)]
+
+        def broken(conn: Connection) -> None:
+            raise RuntimeError("boom")
+
+        many = [
+            store.write(op_create_game(record(f"m{i}", ["province:red1"]), [None]))
+            for i in range(38)
+        ]
+        doomed = store.write(op_append_events("g1", 99, ["nope"], [0]))
+        failing = store.write(broken)
+        results = await asyncio.gather(*writes, *many, doomed, failing, return_exceptions=True)
+        assert all(r is None for r in results[:-2])
+        assert isinstance(results[-2], VersionConflict)
+        assert isinstance(results[-1], StorageError)
+        # All 40 arrived while no commit was running: they shared one failed transaction,
+        # then were committed one by one; a clean batch commits in one transaction.
+        assert store.commits - commits == 40
+        commits = store.commits
+        more = [store.write(op_create_game(record(f"n{i}", []), [])) for i in range(30)]
+        await asyncio.gather(*more)
+        assert store.commits - commits == 1
+        await store.close()
+
+    asyncio.run(run())
+    reader = Store(db.url)
+    assert [e for _, e, _ in reader.events("g1")] == ["province:red1", "e0"]
+    assert [e for _, e, _ in reader.events("g2")] == ["x0"]
+    loaded = reader.load_game("g1")
+    assert loaded is not None and loaded.version == 2 and loaded.seats[1].level == "easy"
+    assert len(reader.load_unfinished()) == 2 + 38 + 30
+    assert reader.load_game("missing") is None
+    reader.dispose()
+
+
+def test_closed_store_refuses_writes(sqlite_db: Database) -> None:
+    store = Store(sqlite_db.url)
+    store.migrate()
+
+    async def run() -> None:
+        store.start()
+        await store.close()
+        with pytest.raises(StorageError):
+            await store.write(op_create_game(record("late", []), []))
+
+    asyncio.run(run())
+
+
+def test_sqlite_runs_in_wal_mode(sqlite_db: Database) -> None:
+    store = Store(sqlite_db.url)
+    store.migrate()
+    with store.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+    store.dispose()
+    with pytest.raises(ValueError):
+        Store(sqlite_db.url, sqlite_synchronous="SOMETIMES")
