@@ -37,6 +37,7 @@ from alea.server.games import (
     ServerError,
 )
 from alea.server.hub import serve_socket
+from alea.server.kinds import IACTA
 from alea.server.schemas import (
     ActedOut,
     ActionIn,
@@ -106,7 +107,7 @@ def state_out(game: Game, seat: int | None, idle_timeout: float) -> dict[str, An
         "status": game.status,
         "version": game.version,
         "seat": seat,
-        "view": game.state.view(seat),
+        "view": game.kind.view(game.state, seat),
         "legal": legal,
         "log": game.log_entries(seat, 0),
         "seats": game.seats_json(),
@@ -218,7 +219,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not body.sit:
             claim = None
         created = await server.create(
-            specs, public=body.public, title=body.title, claim=claim, name=body.name
+            specs,
+            public=body.public,
+            title=body.title,
+            claim=claim,
+            name=body.name,
+            game_kind=body.game,
         )
         return {
             "game": created.game.info(),
@@ -338,7 +344,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "players": game.players,
             "events": list(game.state.history),
             "actors": list(game.actors),
-            "result": game.state.view(None)["result"],
+            "result": game.kind.final_result(game.state),
         }
 
     @app.get(
@@ -355,7 +361,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         events = game.state.history
         if not 0 <= step <= len(events):
             raise ServerError("bad_request", 422, detail=f"step is 0 to {len(events)}")
-        state = iacta.new_game(game.players)
+        rules = game.kind
+        state = rules.new_game(game.players)
         for token in events[:step]:
             state.apply(token)
         return {
@@ -363,7 +370,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "steps": len(events),
             "event": events[step - 1] if step else None,
             "actor": game.actors[step - 1] if step else None,
-            "view": replay_view(state),
+            "view": replay_view(state) if rules.name == IACTA else rules.view(state, None),
         }
 
     # ------------------------------------------------------------ WebSocket

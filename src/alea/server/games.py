@@ -33,6 +33,7 @@ import alea.iacta as iacta
 from alea.iacta.cards import PLAYER_COLOURS
 from alea.server import auth
 from alea.server.config import BOT_LEVELS, Bot, Settings
+from alea.server.kinds import IACTA, BadMove, ChanceMove, Kind, kind
 from alea.server.storage import (
     GameRecord,
     SeatRecord,
@@ -57,10 +58,7 @@ HUMAN = "human"
 BOT = "bot"
 
 #: Default names of bots, by seat: Romans of the late Republic.
-BOT_NAMES = ("Cicero", "Livia", "Brutus", "Cornelia", "Cassius")
-
-#: Chance phases whose event belongs to the player whose turn it is.
-_OWN_CHANCE = frozenset({"roll", "reroll", "fortuna-draw", "temple-bonus"})
+BOT_NAMES = ("Cicero", "Livia", "Brutus", "Cornelia", "Cassius", "Octavia")
 
 
 #: Compact JSON without the circular-reference check (the data is plain and acyclic).
@@ -80,17 +78,7 @@ class ServerError(Exception):
 
 def actor_of(state: iacta.State) -> int | None:
     """The seat an event about to be applied belongs to (None for public reveals)."""
-    player = state.current_player()
-    if player >= 0:
-        return player
-    if player == iacta.TERMINAL:
-        return None
-    phase = state.phase_name
-    if phase in _OWN_CHANCE:
-        return int(state.player)
-    if phase == "senate-draw" and state.senate_takers:
-        return int(state.senate_takers[0])
-    return None
+    return kind(IACTA).actor_of(state)
 
 
 def clean_name(name: object, fallback: str) -> str:
@@ -103,12 +91,7 @@ def clean_name(name: object, fallback: str) -> str:
 
 def result_summary(state: iacta.State) -> dict[str, Any]:
     """Scores, tie-breaks and winners of a finished game (stored with the game row)."""
-    arrangements = state.arrangements()
-    return {
-        "scores": [int(a.score) for a in arrangements],
-        "tiebreaks": [int(a.tiebreak) for a in arrangements],
-        "winners": list(state.winners()),
-    }
+    return kind(IACTA).result_summary(state)
 
 
 @dataclass
@@ -138,10 +121,10 @@ class Seat:
             self.seat, self.kind, self.level, self.name, self.token_hash, self.replaced
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, colour: str | None = None) -> dict[str, Any]:
         return {
             "seat": self.seat,
-            "colour": PLAYER_COLOURS[self.seat],
+            "colour": colour or PLAYER_COLOURS[self.seat],
             "kind": self.kind,
             "level": self.level,
             "name": self.name,
@@ -161,10 +144,13 @@ class Game:
     title: str
     created_at: float
     status: str
-    state: iacta.State
+    #: The engine's full state (``alea.iacta.State`` or ``alea.romano.State``, by ``game``).
+    state: Any
     actors: list[int | None]
     seats: list[Seat]
     rng: random.Random
+    #: The game kind: ``iacta`` or ``romano`` (see :mod:`alea.server.kinds`).
+    game: str = IACTA
     result: dict[str, Any] | None = None
     updated_at: float = field(default_factory=time.time)
     #: When the current decision began (wall clock), for the idle takeover.
@@ -179,6 +165,11 @@ class Game:
     stamp: int = 0
     _cache: dict[int, tuple[int, str]] = field(default_factory=dict)
     _shared: tuple[int, str, str] | None = None
+
+    @property
+    def kind(self) -> Kind:
+        """The rules engine of this game's kind."""
+        return kind(self.game)
 
     @property
     def version(self) -> int:
@@ -197,13 +188,15 @@ class Game:
             conn.mark_dirty()
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return [s.to_json() for s in self.seats]
+        rules = self.kind
+        return [s.to_json(rules.colour(s.seat)) for s in self.seats]
 
     def info(self) -> dict[str, Any]:
         """The public summary of the game (lobby entry, ``GET /api/games/{id}``)."""
-        state = self.state
+        round_, rounds = self.kind.rounds(self.state)
         return {
             "id": self.id,
+            "game": self.game,
             "players": self.players,
             "status": self.status,
             "public": self.public,
@@ -211,8 +204,8 @@ class Game:
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "version": self.version,
-            "round": min(state.round + 1, state.rounds),
-            "rounds": state.rounds,
+            "round": round_,
+            "rounds": rounds,
             "to_move": self.to_move(),
             "seats": self.seats_json(),
             "open_seats": [s.seat for s in self.seats if not s.claimed],
@@ -229,7 +222,7 @@ class Game:
 
     def log_entries(self, seat: int | None, start: int) -> list[list[Any]]:
         """``[event, actor]`` pairs of the log as ``seat`` may see it, from ``start`` on."""
-        shown = self.state.log(seat)
+        shown = self.kind.log(self.state, seat)
         return [[e, a] for e, a in zip(shown[start:], self.actors[start:], strict=True)]
 
     def update_message(self, seat: int | None, start: int, idle_timeout: float) -> str:
@@ -255,7 +248,7 @@ class Game:
                 legal = _encode([str(a) for a in state.legal_actions()])
             core = (
                 f'{{"type":"update",{shared[0]},"seat":{_encode(seat)},'
-                f'"view":{_encode(state.view(seat))},"legal":{legal},{shared[1]}'
+                f'"view":{_encode(self.kind.view(state, seat))},"legal":{legal},{shared[1]}'
             )
             self._cache[key] = (self.stamp, core)
         else:
@@ -323,7 +316,7 @@ class GameServer:
         for record in records:
             try:
                 game = self._rebuild(record)
-            except (iacta.IllegalActionError, ValueError, StorageError) as err:
+            except (iacta.IllegalActionError, ValueError, StorageError, KeyError) as err:
                 log.error("game %s cannot be rebuilt from its log: %s", record.id, err)
                 continue
             self.games[game.id] = game
@@ -352,14 +345,15 @@ class GameServer:
         await self.store.close()
 
     def _rebuild(self, record: GameRecord) -> Game:
-        state = iacta.new_game(record.players)
+        rules = kind(record.game)
+        state = rules.new_game(record.players)
         actors: list[int | None] = []
         for index, token in enumerate(record.events):
-            actors.append(actor_of(state))
+            actors.append(rules.actor_of(state))
             try:
                 state.apply(token)
-            except iacta.IllegalActionError as err:
-                raise iacta.IllegalActionError(f"event {index} ({token}): {err}") from None
+            except rules.illegal as err:
+                raise ValueError(f"event {index} ({token}): {err}") from None
         if record.version != len(record.events):
             raise StorageError(
                 f"game {record.id}: version {record.version} but {len(record.events)} events"
@@ -380,6 +374,7 @@ class GameServer:
             seats=seats,
             rng=self.settings.chance_rng(),
             result=record.result,
+            game=record.game,
         )
 
     # --------------------------------------------------------------- lookup
@@ -445,11 +440,17 @@ class GameServer:
         title: str = "",
         claim: int | None = None,
         name: str = "",
+        game_kind: str = IACTA,
     ) -> Created:
         """Create a game: seats, the set-up chance events, and the creator's seat if any."""
+        try:
+            rules = kind(game_kind)
+        except KeyError:
+            raise ServerError("bad_request", 422, detail=f"unknown game {game_kind!r}") from None
         n = len(specs)
-        if not 2 <= n <= 5:
-            raise ServerError("bad_request", 422, detail="a game has 2 to 5 seats")
+        lo, hi = rules.min_players, rules.max_players
+        if not lo <= n <= hi:
+            raise ServerError("bad_request", 422, detail=f"a game has {lo} to {hi} seats")
         seats: list[Seat] = []
         for i, spec in enumerate(specs):
             if spec.kind == BOT:
@@ -469,10 +470,10 @@ class GameServer:
             seats[claim].token_hash = auth.hash_token(token)
             seats[claim].name = clean_name(name, seats[claim].name or f"Player {claim + 1}")
         rng = self.settings.chance_rng()
-        state = iacta.new_game(n)
+        state = rules.new_game(n)
         actors: list[int | None] = []
         while state.is_chance():
-            actors.append(actor_of(state))
+            actors.append(rules.actor_of(state))
             state.apply(state.sample_chance(rng))
         status = ACTIVE if all(s.claimed for s in seats) else OPEN
         now = time.time()
@@ -488,6 +489,7 @@ class GameServer:
             actors=actors,
             seats=seats,
             rng=rng,
+            game=rules.name,
         )
         record = GameRecord(
             id=game.id,
@@ -501,6 +503,7 @@ class GameServer:
             result=None,
             seats=[s.record() for s in seats],
             events=list(state.history),
+            game=rules.name,
         )
         await self._write(op_create_game(record, actors))
         self.games[game.id] = game
@@ -581,40 +584,39 @@ class GameServer:
             state = game.state
             if state.current_player() != seat:
                 raise ServerError("not_your_turn", 409)
+            rules = game.kind
             try:
-                token = iacta.parse(text)
-            except iacta.NotationError as err:
+                token = rules.parse_action(text)
+            except BadMove as err:
                 raise ServerError("bad_notation", 422, detail=str(err)) from None
-            if not isinstance(token, iacta.Action):
+            except ChanceMove:
                 raise ServerError(
                     "illegal_action",
                     422,
                     detail=f"{text}: chance outcomes are drawn by the server, not by players",
-                )
+                ) from None
             new = state.clone()
             try:
                 new.apply(token)
-            except iacta.IllegalActionError as err:
+            except rules.illegal as err:
                 raise ServerError("illegal_action", 422, detail=str(err)) from None
             start = game.version
             actors: list[int | None] = [seat]
             while new.is_chance():
-                actors.append(actor_of(new))
+                actors.append(rules.actor_of(new))
                 new.apply(new.sample_chance(game.rng))
             await self._commit(game, new, start, actors)
         self.schedule_bots(game)
         return start, game.version
 
-    async def _commit(
-        self, game: Game, new: iacta.State, start: int, actors: list[int | None]
-    ) -> None:
+    async def _commit(self, game: Game, new: Any, start: int, actors: list[int | None]) -> None:
         """Store the events from ``start`` on, then make ``new`` the game's state (lock held)."""
         events = new.history[start:]
         status: str | None = None
         result: dict[str, Any] | None = None
         if new.is_terminal():
             status = FINISHED
-            result = result_summary(new)
+            result = game.kind.result_summary(new)
         try:
             await self._write(
                 op_append_events(game.id, start, events, actors, status=status, result=result)
@@ -656,7 +658,7 @@ class GameServer:
             start = len(new.history)
             actors: list[int | None] = []
             while new.is_chance():
-                actors.append(actor_of(new))
+                actors.append(game.kind.actor_of(new))
                 new.apply(new.sample_chance(game.rng))
             if actors:
                 await self._commit(game, new, start, actors)
@@ -731,6 +733,10 @@ class GameServer:
         found = game.bots.get(seat)
         if found is not None and found[0] == level:
             return found[1]
+        own = game.kind.bot(level)
+        if own is not None:
+            game.bots[seat] = (level, own)
+            return own
         factory = self._bot_factory
         if factory is None:
             from alea import bots as bot_module  # the bots layer, imported when first needed
@@ -753,7 +759,7 @@ class GameServer:
                 if game.status != ACTIVE or seat is None or not game.seats[seat].bot_plays:
                     return
                 version = game.version
-                view = game.state.view(seat)
+                view = game.kind.view(game.state, seat)
                 legal = list(game.state.legal_actions())
                 bot = self._bot(game, seat)
                 try:
@@ -763,7 +769,7 @@ class GameServer:
                         "game %s: bot for seat %d failed; playing a legal move", game.id, seat
                     )
                     choice = legal[0]
-                if str(choice) not in legal:
+                if str(choice) not in {str(a) for a in legal}:
                     log.error(
                         "game %s: bot chose %r, not legal; playing %s", game.id, choice, legal[0]
                     )

@@ -29,11 +29,14 @@ class CreateGameIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seats: list[SeatIn] = Field(..., min_length=2, max_length=5)
+    game: Literal["iacta", "romano"] = Field(
+        "iacta", description="the game: Alea Iacta Est (2-5 seats) or Dado Romano (2-6 seats)"
+    )
+    seats: list[SeatIn] = Field(..., min_length=2, max_length=6)
     public: bool = Field(True, description="list the game in the lobby")
     title: str = Field("", max_length=80)
     sit: bool = Field(True, description="whether the creator takes a seat")
-    claim: int | None = Field(None, ge=0, le=4, description="seat for the creator")
+    claim: int | None = Field(None, ge=0, le=5, description="seat for the creator")
     name: str = Field("", max_length=40, description="the creator's display name")
 
 
@@ -50,6 +53,7 @@ class SeatOut(BaseModel):
 
 class GameInfo(BaseModel):
     id: str
+    game: Literal["iacta", "romano"] = Field(description="the game kind")
     players: int
     status: Literal["open", "active", "finished"]
     public: bool

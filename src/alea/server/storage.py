@@ -74,6 +74,7 @@ games_table = Table(
     Column("updated_at", Float, nullable=False),
     Column("version", Integer, nullable=False),
     Column("result", Text, nullable=True),
+    Column("game", String(16), nullable=False, server_default="iacta"),
     Index("ix_games_status", "status"),
 )
 
@@ -139,6 +140,8 @@ class GameRecord:
     result: dict[str, Any] | None
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+    #: The game kind (``iacta`` or ``romano``): which engine replays the events.
+    game: str = "iacta"
 
 
 def _is_sqlite(url: str) -> bool:
@@ -198,6 +201,7 @@ def op_create_game(
                 "players": record.players,
                 "status": record.status,
                 "public": record.public,
+                "game": record.game,
                 "title": record.title,
                 "created_at": now,
                 "updated_at": now,
@@ -548,4 +552,5 @@ def _game_record(row: Any) -> GameRecord:
         updated_at=float(row["updated_at"]),
         version=int(row["version"]),
         result=json.loads(row["result"]) if row["result"] else None,
+        game=str(row["game"]),
     )

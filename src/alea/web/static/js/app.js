@@ -3,6 +3,7 @@
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
 import { renderBuildings, renderPlayers, seatName } from "./board.js";
 import { startGame } from "./game.js";
+import { ROMANO_COLOURS, startRomano } from "./romano.js";
 import { describeEvent } from "./log.js";
 import { PLAYER_COLOURS, die, esc } from "./pieces.js";
 import { renderResults } from "./results.js";
@@ -22,10 +23,21 @@ function route() {
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   let m = /^\/game\/([A-Za-z0-9_-]+)\/?$/.exec(path);
-  if (m) { page = startGame(root, m[1], { watch: params.has("watch") }); return; }
+  if (m) { page = startAnyGame(root, m[1], { watch: params.has("watch") }); return; }
   m = /^\/replay\/([A-Za-z0-9_-]+)\/?$/.exec(path);
   if (m) { page = startReplay(root, m[1]); return; }
   page = startLobby(root);
+}
+
+// A game page for either game: ask the server which game it is, then start its page.
+function startAnyGame(el, gameId, options) {
+  let inner = null;
+  let stopped = false;
+  api(`/api/games/${encodeURIComponent(gameId)}`).then((info) => info.game, () => "iacta").then((kind) => {
+    if (stopped) return;
+    inner = kind === "romano" ? startRomano(el, gameId, options) : startGame(el, gameId, options);
+  });
+  return { stop() { stopped = true; if (inner && inner.stop) inner.stop(); } };
 }
 
 function go(path) {
@@ -63,7 +75,7 @@ function levelOptions(selected) {
 }
 
 function startLobby(el) {
-  const state = { players: 4, seats: ["you", "bot:medium", "bot:medium", "bot:medium"], timer: null };
+  const state = { kind: "iacta", players: 4, seats: ["you", "bot:medium", "bot:medium", "bot:medium"], timer: null };
   const heroDice = [5, 1, 6, 3, 4].map((v, i) => die(v, PLAYER_COLOURS[i], "hero")).join("");
   el.innerHTML = `<div class="lobby">
     <section class="hero"><div class="herodice">${heroDice}</div><h1>Alea Iacta Est</h1>
@@ -74,8 +86,9 @@ function startLobby(el) {
         <label>${esc(t("bot_level"))} <select id="qlevel">${levelOptions("medium")}</select></label>
         <button id="quick" class="primary big">${esc(t("quick_button"))}</button></section>
       <section class="card newgame"><h2>${esc(t("new_title"))}</h2>
-        <div class="seg" id="pcount">${[2, 3, 4, 5].map((n) =>
-          `<button data-n="${n}" class="${n === 4 ? "on" : ""}">${n}</button>`).join("")}</div>
+        <label>${esc(t("game_kind"))} <select id="gamekind">${["iacta", "romano"].map((k) =>
+          `<option value="${k}">${esc(t(`game_${k}`))}</option>`).join("")}</select></label>
+        <div class="seg" id="pcount"></div>
         <ol id="seatrows" class="seatrows"></ol>
         <label class="check"><input type="checkbox" id="public" checked> ${esc(t("public_game"))}</label>
         <button id="create" class="primary">${esc(t("create"))}</button></section>
@@ -83,19 +96,36 @@ function startLobby(el) {
     <section class="card lists" id="lists"></section></div>`;
   const $ = (id) => el.querySelector(`#${id}`);
 
+  function seatCounts() {
+    const counts = state.kind === "romano" ? [2, 3, 4, 5, 6] : [2, 3, 4, 5];
+    $("pcount").innerHTML = counts.map((n) =>
+      `<button data-n="${n}" class="${n === state.seats.length ? "on" : ""}">${n}</button>`).join("");
+  }
+
   function seatRows() {
+    const romano = state.kind === "romano";
     $("seatrows").innerHTML = state.seats.map((s, i) => {
-      const colour = PLAYER_COLOURS[i];
+      const colour = romano ? ROMANO_COLOURS[i] : PLAYER_COLOURS[i];
       if (i === 0) {
         return `<li><span class="swatch ${colour}"></span><b>${esc(t("seat_you"))}</b></li>`;
       }
-      const opts = [["human", t("seat_friend")],
-        ...["easy", "medium", "hard"].map((l) => [`bot:${l}`, `${t("seat_bot")} · ${t(`level_${l}`)}`])]
+      const bots = romano ? [["bot:medium", t("seat_random_bot")]]
+        : ["easy", "medium", "hard"].map((l) => [`bot:${l}`, `${t("seat_bot")} · ${t(`level_${l}`)}`]);
+      const opts = [["human", t("seat_friend")], ...bots]
         .map(([v, label]) => `<option value="${v}" ${v === s ? "selected" : ""}>${esc(label)}</option>`).join("");
       return `<li><span class="swatch ${colour}"></span><select data-seat="${i}">${opts}</select></li>`;
     }).join("");
   }
+  seatCounts();
   seatRows();
+
+  $("gamekind").addEventListener("change", (e) => {
+    state.kind = e.target.value;
+    if (state.kind === "iacta" && state.seats.length > 5) state.seats.length = 5;
+    state.seats = state.seats.map((s, i) => (i === 0 || s === "human" ? s : "bot:medium"));
+    seatCounts();
+    seatRows();
+  });
 
   $("pcount").addEventListener("click", (e) => {
     const b = e.target.closest("[data-n]");
@@ -111,11 +141,11 @@ function startLobby(el) {
     if (s) state.seats[Number(s.dataset.seat)] = s.value;
   });
 
-  async function create(seats, isPublic) {
+  async function create(seats, isPublic, game = "iacta") {
     const name = $("qname").value.trim();
     if (name) setName(name);
     try {
-      const res = await api("/api/games", { seats, public: isPublic, name });
+      const res = await api("/api/games", { game, seats, public: isPublic, name });
       saveToken(res.game.id, res.token, res.seat);
       go(`/game/${res.game.id}`);
     } catch (err) {
@@ -132,7 +162,7 @@ function startLobby(el) {
       if (i === 0 || s === "human") return { kind: "human" };
       return { kind: "bot", level: s.split(":")[1] };
     });
-    create(seats, $("public").checked);
+    create(seats, $("public").checked, state.kind);
   });
 
   async function refresh() {
@@ -157,12 +187,13 @@ function startLobby(el) {
 
   function gameList(title, games, verb) {
     const items = games.map((g) => {
+      const romano = g.game === "romano";
       const seats = g.seats.map((s) => `<span class="swatch ${s.colour} ${s.claimed ? "" : "free"}" title="${esc(s.claimed ? seatName(g.seats, s.seat) : t("free_seat"))}"></span>`).join("");
-      const href = verb === "replay" ? `/replay/${g.id}` : verb === "watch" ? `/game/${g.id}?watch=1` : `/game/${g.id}`;
+      const href = verb === "replay" && !romano ? `/replay/${g.id}` : verb !== "join" ? `/game/${g.id}?watch=1` : `/game/${g.id}`;
       const what = g.status === "finished" && g.result
         ? `♛ ${esc(g.result.winners.map((w) => seatName(g.seats, w)).join(", "))}`
-        : `${esc(t("round"))} ${g.round}/${g.rounds}`;
-      return `<li>${seats}<span class="gtitle">${esc(g.title || g.seats.filter((s) => s.kind === "human" && s.claimed).map((s) => s.name).join(", ") || g.id)}</span>` +
+        : romano ? `${esc(t("round"))} ${g.round}` : `${esc(t("round"))} ${g.round}/${g.rounds}`;
+      return `<li data-game-kind="${esc(g.game || "iacta")}">${seats}<span class="gkind">${esc(t(`game_${g.game || "iacta"}`))}</span><span class="gtitle">${esc(g.title || g.seats.filter((s) => s.kind === "human" && s.claimed).map((s) => s.name).join(", ") || g.id)}</span>` +
         `<span class="muted">${what}</span><a class="button small" href="${href}">${esc(t(verb))}</a></li>`;
     }).join("");
     return `<h2>${esc(t(title))}</h2>${items ? `<ul class="games">${items}</ul>` : `<p class="muted">${esc(t("no_games"))}</p>`}`;
@@ -197,6 +228,7 @@ function startReplay(el, gameId) {
       el.innerHTML = `<div class="notfound"><h2>${esc(err.status === 404 ? t("not_found") : err.message)}</h2><a href="/game/${esc(gameId)}">${esc(gameId)}</a> · <a href="/">${esc(t("home"))}</a></div>`;
       return;
     }
+    if (R.record.game.game === "romano") { go(`/game/${gameId}?watch=1`); return; }
     R.steps = R.record.events.length;
     $("slider").max = String(R.steps);
     show(Number(new URLSearchParams(location.search).get("step") || R.steps));

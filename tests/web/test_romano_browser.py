@@ -1,0 +1,90 @@
+"""Dado Romano in headless Chromium: create a 2-player game against a bot, click a few turns.
+
+The screenshot goes to a temporary directory, or to docs/screenshots/romano.png when
+``ALEA_UPDATE_SCREENSHOTS=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from alea.server import Settings
+from tests.server.support import LiveServer, database
+from tests.web.test_browser import ARGS, CHROMIUM, ROOT, record_frames, watch_errors
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+
+
+@pytest.fixture(scope="module")
+def romano_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with database("sqlite", tmp_path_factory.mktemp("db")) as db:
+        settings = Settings(
+            database_url=db.url,
+            bot_delay=0.05,
+            sqlite_synchronous="NORMAL",
+            idle_timeout=600,
+        )
+        with LiveServer(settings) as server:
+            yield server
+
+
+def test_romano_against_a_bot_in_the_browser(romano_live: LiveServer, tmp_path: Path) -> None:
+    if os.environ.get("ALEA_UPDATE_SCREENSHOTS") == "1":
+        shots = ROOT / "docs" / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+    else:
+        shots = tmp_path
+    rng = random.Random(11)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="it-IT")
+        page = context.new_page()
+        errors = watch_errors(page)
+        frames = record_frames(page)
+        page.goto(romano_live.base + "/")
+        page.fill("#qname", "Marcus")
+        page.select_option("#gamekind", "romano")
+        page.click('#pcount button[data-n="6"]')
+        assert page.locator("#seatrows li").count() == 6
+        page.click('#pcount button[data-n="2"]')
+        page.select_option('#seatrows select[data-seat="1"]', "bot:medium")
+        page.click("#create")
+        page.wait_for_selector(".romano #scores li")
+        assert page.locator(".romano #scores li").count() == 2
+        # Click through the decisions the server offers (answers, the declaration, ...).
+        decisions = 0
+        deadline = time.time() + 60
+        while decisions < 3 and time.time() < deadline:
+            if page.locator("#winners").count():
+                break
+            buttons = page.query_selector_all("#decision [data-act]")
+            if not buttons:
+                page.wait_for_timeout(50)
+                continue
+            rng.choice(buttons).click(timeout=3000)
+            decisions += 1
+            page.wait_for_timeout(300)
+        assert decisions >= 1 or page.locator("#winners").count()
+        page.wait_for_selector(".romano .rdie")
+        assert page.locator(".romano #log li").count() > 0
+        # Italian texts on the page (the language follows the browser).
+        assert "Giro" in page.inner_text("#roundinfo")
+        page.screenshot(path=str(shots / "romano.png"))
+        context.close()
+        browser.close()
+    assert (shots / "romano.png").exists()
+    assert not errors, errors
+    updates = [m for m in map(json.loads, frames) if m.get("type") == "update"]
+    assert updates
+    for m in updates:
+        assert m["seat"] == 0 and m["view"]["seat"] == 0
+        if m["legal"]:
+            assert m["view"]["current_player"] == 0
+    assert any(u["legal"] for u in updates) or updates[-1]["status"] == "finished"
