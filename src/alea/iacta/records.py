@@ -94,6 +94,7 @@ def state_from_json(data: dict[str, Any]) -> State:
     s.private = {int(i): int(seat) for i, seat in data["private"]}
     s._legal = None
     s._result = None
+    s._keys = None
     return s
 
 

@@ -121,6 +121,7 @@ class State:
     """
 
     __slots__ = (
+        "_keys",
         "_legal",
         "_result",
         "castrum",
@@ -207,6 +208,7 @@ class State:
     private: dict[int, int]
     _legal: list[Action] | None
     _result: Any
+    _keys: list[tuple[int, int]] | None
 
     # ------------------------------------------------------------------ set-up
 
@@ -259,6 +261,7 @@ class State:
         s.private = {}
         s._legal = None
         s._result = None
+        s._keys = None
         return s
 
     def clone(self) -> State:
@@ -306,6 +309,7 @@ class State:
         c.private = self.private.copy()
         c._legal = self._legal
         c._result = self._result
+        c._keys = self._keys
         return c
 
     # ------------------------------------------------------------- who moves
@@ -827,17 +831,28 @@ class State:
             self._result = [best_arrangement(self.holdings(s)) for s in range(self.players)]
         return list(self._result)
 
+    def _final_keys(self) -> list[tuple[int, int]]:
+        """(score, tie-break) per seat: the numbers only, cheaper than full arrangements."""
+        if self._keys is None:
+            from alea.iacta.scoring import best_score
+
+            self._keys = []
+            for seat in range(self.players):
+                found = best_score(self.holdings(seat))
+                self._keys.append((found.score, found.tiebreak))
+        return self._keys
+
     def returns(self) -> list[float]:
         """Final scores, one per seat (all zero before the end, as in OpenSpiel)."""
         if not self.is_terminal():
             return [0.0] * self.players
-        return [float(a.score) for a in self.arrangements()]
+        return [float(score) for score, _ in self._final_keys()]
 
     def winners(self) -> list[int]:
         """The winning seats (RULES.md §5.3): best score, then best unplaced patricians."""
         if not self.is_terminal():
             return []
-        keys = [(a.score, a.tiebreak) for a in self.arrangements()]
+        keys = self._final_keys()
         best = max(keys)
         return [seat for seat, key in enumerate(keys) if key == best]
 
