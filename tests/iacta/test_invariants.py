@@ -158,6 +158,7 @@ def check_round_trip(s: iacta.State) -> None:
     again = iacta.State.from_json(json.loads(json.dumps(data)))
     assert again.to_json() == data
     assert again.legal_actions() == s.legal_actions()
+    assert again.clone().to_json() == data  # a loaded state is a full state: it clones
     assert again.chance_outcomes() == s.chance_outcomes()
 
 

@@ -134,7 +134,6 @@ class State:
         "fortuna_pending",
         "fortuna_stack",
         "forum",
-        "forum_queue",
         "history",
         "kept_dice",
         "latrine",
@@ -203,7 +202,6 @@ class State:
     patricians: list[list[str]]
     senate_cards: list[list[str]]
     castrum_queue: list[tuple[int, int, int]]
-    forum_queue: list[int]
     history: list[str]
     private: dict[int, int]
     _legal: list[Action] | None
@@ -256,7 +254,6 @@ class State:
         s.patricians = [[] for _ in range(n)]
         s.senate_cards = [[] for _ in range(n)]
         s.castrum_queue = []
-        s.forum_queue = []
         s.history = []
         s.private = {}
         s._legal = None
@@ -304,7 +301,6 @@ class State:
         c.patricians = [p[:] for p in self.patricians]
         c.senate_cards = [k[:] for k in self.senate_cards]
         c.castrum_queue = self.castrum_queue[:]
-        c.forum_queue = self.forum_queue[:]
         c.history = self.history[:]
         c.private = self.private.copy()
         c._legal = self._legal
