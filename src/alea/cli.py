@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "legal",
     "score",
     "serve",
+    "romano",
 )
 
 for _name in COMMAND_MODULES:
