@@ -27,6 +27,8 @@ COMMAND_MODULES = (
     "legal",
     "score",
     "serve",
+    "tournament",
+    "play",
     "romano",
 )
 

@@ -1,0 +1,580 @@
+"""The greedy bot: a hand-written heuristic a decent human would recognise.
+
+It looks one placement ahead and scores each legal action by *expected points
+this round minus the dice it uses up* (docs/bots.md has the full reasoning):
+
+* **Prizes are valued by what they add to its own end-game arrangement**
+  (:func:`alea.bots.values.projected`, built on the scoring optimiser): each
+  revealed province and patrician, and the Senate card it could expect as
+  first or second in the Senate.
+* **Dice in a building are valued by their chance to win something this
+  round given what is already placed**: a Castrum set by its rank among the
+  sets and the chance that the other players (their dice and turns left are
+  public) place sets that beat it; a Forum die by its column and the chance
+  that later dice push it off; a Senate straight by its rank and the threats
+  to it; a Temple group by the Fortuna tiles it keeps if it stays the leading
+  group. A die that wins nothing ends in the Latrine and is worth a re-roll
+  token.
+* **Dice kept back are worth something**: a die saved for a later turn this
+  round is worth ``die_value`` points, but only as many as the player will
+  have turns to use before the round ends; the rest will go to the Latrine
+  as tokens. So the bot spends dice freely when the round is about to end.
+* **Re-roll tokens are kept for when they pay**: it tries a few plans (keep
+  the dice of one value and re-roll the rest; keep a straight; re-roll all),
+  samples their outcomes with its generator, and re-rolls only when the best
+  plan's expected gain beats a token's worth by ``reroll_margin``.
+* Evaluation choices (``K:``, ``P:``, ``N:``) take the card that adds most to
+  its projected end-game score.
+
+The bot sees only its view (and uses its ``random.Random`` only to sample
+re-roll outcomes), so the same view and seed always give the same decision.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from math import ceil
+from math import pow as pow_
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from alea.bots.base import Bot
+from alea.bots.table import Table
+from alea.bots.values import (
+    card_values,
+    expected_best,
+    expected_top,
+    holdings,
+    p_run,
+    p_set,
+    p_top_sum,
+    p_value,
+    poisson,
+)
+from alea.iacta import castrum, forum, senate, temple
+from alea.iacta.dice import remove_dice
+from alea.iacta.notation import REROLL, Action, dice_action
+from alea.iacta.scoring import Holdings
+
+if TYPE_CHECKING:
+    from alea.iacta.state import State
+
+#: Dice a player places in an average turn (for turns left in the round).
+DICE_PER_TURN: Final = 2.3
+#: Share of the Forum placements, in a typical game, with a value up to 1..6.
+FORUM_SHARE_UP_TO: Final = (0.0, 0.30, 0.50, 0.65, 0.78, 0.90, 1.0)
+
+
+@dataclass(frozen=True)
+class GreedyParams:
+    """The heuristic's knobs (the defaults are the tuned ``medium`` bot)."""
+
+    #: Points a die is worth when kept for a later turn of this round.
+    die_value: float = 1.2
+    #: Points a re-roll token is worth (half a point at the end, plus re-rolls).
+    token_value: float = 0.6
+    #: Extra expected gain a re-roll must promise beyond spending the token.
+    reroll_margin: float = 0.4
+    #: Outcomes sampled per re-roll plan (0: never re-roll).
+    reroll_samples: int = 6
+    #: Chance that a rival able to beat a Castrum set or a straight tries to.
+    rivalry: float = 0.55
+    #: Forum dice a rival places per turn, on average.
+    forum_rate: float = 0.5
+
+
+class _Board:
+    """The buildings of a :class:`Table`, shaped for the engine's placement rules.
+
+    The engine's building modules (:mod:`alea.iacta.castrum` ...) read only
+    ``players``, ``temple``, ``senate``, ``castrum`` and ``forum`` of a state;
+    giving them this stand-in lets the bot ask "what could I place with this
+    roll?" for rolls it only imagines, with the engine's own rules.
+    """
+
+    __slots__ = ("castrum", "forum", "players", "senate", "temple")
+
+    def __init__(self, t: Table) -> None:
+        self.players = t.players
+        self.temple = list(t.temple)
+        self.senate = list(t.senate)
+        self.castrum = {(o, v): c for o, v, c in t.castrum}
+        self.forum = list(t.forum)
+
+
+def placements(t: Table, roll: tuple[int, ...]) -> list[Action]:
+    """Legal placements for ``t.seat`` with ``roll`` (the Latrine when nothing else is)."""
+    board = cast("State", _Board(t))
+    found: list[Action] = []
+    if t.players >= 4:
+        found.extend(temple.options(board, t.seat, roll))
+    found.extend(senate.options(board, t.seat, roll))
+    found.extend(castrum.options(board, t.seat, roll))
+    found.extend(forum.options(board, t.seat, roll))
+    if not found:
+        found = [dice_action("L", (v,)) for v in sorted(set(roll))]
+    return found
+
+
+@lru_cache(maxsize=1 << 15)
+def _prizes(
+    h: Holdings,
+    provinces: tuple[str, ...],
+    patricians: tuple[str, ...],
+    senate_unseen: tuple[str, ...],
+    rounds_after: int,
+    rounds: int,
+    players: int,
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """Prize values by rank: provinces, patricians, and the Senate card a rank expects.
+
+    A player ranked ``k`` in the Castrum or Forum is valued as getting its
+    ``k``-th favourite card (the ones ranked above took theirs first). The
+    Senate's first-ranked player expects the best of three unseen cards, the
+    second the better of two, the third (five players) one.
+    """
+    prov = card_values(h, "P", provinces, rounds_after, rounds)
+    pats = card_values(h, "N", patricians, rounds_after, rounds)
+    cols = players + 2
+    pat_prize = sorted(pats.values(), reverse=True)
+    pat_prize += [0.0] * (cols - len(pat_prize))
+    values = card_values(h, "K", senate_unseen, rounds_after, rounds)
+    pool = [values[c] for c in senate_unseen]
+    takers = 1 if players == 2 else 3 if players == 5 else 2
+    senate_prize = (expected_best(pool, 3), expected_best(pool, 2) * 0.95, expected_best(pool, 1))
+    return (
+        tuple(sorted(prov.values(), reverse=True)),
+        tuple(pat_prize),
+        senate_prize[:takers],
+    )
+
+
+class Assessor:
+    """Expected-points arithmetic for one seat at one decision (see the module doc).
+
+    Built once per decision; every partial result (threats, the value of a set
+    at a rank, of a Forum die in a column ...) is memoised, because a decision
+    asks the same sub-questions for many actions and, when re-rolls are
+    weighed, for many imagined rolls.
+    """
+
+    def __init__(self, t: Table, params: GreedyParams) -> None:
+        self.t = t
+        self.params = params
+        n = t.players
+        me = t.seat
+        self.tau = params.token_value
+        self.h = holdings(t.my_provinces, t.my_patricians, t.my_senate, t.my_fortuna)
+        self.prov_prize, self.pat_prize, self.senate_prize = _prizes(
+            self.h,
+            t.revealed_provinces,
+            t.revealed_patricians,
+            t.senate_unseen,
+            t.rounds_after,
+            t.rounds,
+            n,
+        )
+        # Turns each player still gets this round (after the current turn).
+        self.turns = self._turns_left()
+        self.others = [s for s in range(n) if s != me and t.dice[s] and self.turns[s] > 0]
+        four = sum(1 for c in t.my_senate if c == "IV")
+        self.tile_bonus = four * 2 / 3  # IV: 2 points per 3 tiles
+        self.probs = tuple(round(p, 2) for p in t.fortuna_probs)
+        others = [self.turns[s] for s in self.others]
+        horizon = (min(others) + 1) if others and not t.ending else 0
+        usable = DICE_PER_TURN * horizon
+        self._keep = [
+            params.die_value * min(d, usable) + self.tau * max(d - usable, 0.0) for d in range(9)
+        ]
+        self._forum_rate = params.forum_rate * sum(self.turns[s] for s in self.others)
+        self._threat_cache: dict[tuple[str, int, int], float] = {}
+        self._memo: dict[tuple[Any, ...], float] = {}
+        self._bases: dict[str, float] = {}
+        self._utilities: dict[Action, float] = {}
+
+    def _turns_left(self) -> list[float]:
+        """Turns each seat still gets this round after the current one (an estimate)."""
+        t = self.t
+        n = t.players
+        if t.ending:
+            last = (t.start - 1) % n
+            turns = [0.0] * n
+            seat = t.seat
+            while seat != last:
+                seat = (seat + 1) % n
+                if t.dice[seat]:
+                    turns[seat] = 1.0
+            return turns
+        own = [ceil(d / DICE_PER_TURN) if d else 0 for d in t.dice]
+        active = [k for s, k in enumerate(own) if k and s != t.seat]
+        end = min(active) if active else 0
+        return [float(min(k, end + 1)) for k in own]
+
+    def keep_value(self, dice_left: int) -> float:
+        """What ``dice_left`` unplaced dice are worth: later turns, then the Latrine."""
+        return self._keep[dice_left]
+
+    # -------------------------------------------------------------- threats
+
+    def _chance_over_turns(self, seat: int, per_roll: float) -> float:
+        turns = self.turns[seat]
+        return self.params.rivalry * (1.0 - pow_(1.0 - per_roll, turns))
+
+    def castrum_threat(self, value: int, count: int) -> float:
+        """Expected number of rival sets that will still come to beat (value, count)."""
+        key = ("C", value, count)
+        found = self._threat_cache.get(key)
+        if found is not None:
+            return found
+        total = 0.0
+        higher = (6 - value) / 6
+        for s in self.others:
+            d = self.t.dice[s]
+            p = p_set(d, count + 1) + (p_set(d, count) - p_set(d, count + 1)) * higher
+            for owner, v, c in self.t.castrum:
+                if owner == s and (c, v) < (count, value):
+                    need = count + (1 if v < value else 0) - c
+                    p = 1 - (1 - p) * (1 - p_value(d, need))
+            total += self._chance_over_turns(s, p)
+        self._threat_cache[key] = total
+        return total
+
+    def senate_threat(self, low: int, high: int) -> float:
+        """Expected number of rival straights that will still come to beat low..high."""
+        key = ("S", low, high)
+        found = self._threat_cache.get(key)
+        if found is not None:
+            return found
+        length = high - low + 1
+        total = 0.0
+        for s in self.others:
+            d = self.t.dice[s]
+            own = self.t.senate[s]
+            if own is None:
+                p = p_run(d, length + 1) + (p_run(d, length) - p_run(d, length + 1)) * 0.5
+            else:
+                need = length + 1 - (own[1] - own[0] + 1)
+                p = p_run(d, need) * 0.5 if need > 0 else 0.0
+            total += self._chance_over_turns(s, p)
+        self._threat_cache[key] = total
+        return total
+
+    def temple_threat(self, size: int, total: int) -> float:
+        """Chance that a rival overtakes a leading Temple group of ``size`` dice and ``total``."""
+        key = ("T", size, total)
+        found = self._threat_cache.get(key)
+        if found is not None:
+            return found
+        keep = 1.0
+        for s in self.others:
+            group = self.t.temple[s]
+            need = size + 1 - len(group)
+            p = p_top_sum(self.t.dice[s], need, total - sum(group) + 1)
+            keep *= 1.0 - self._chance_over_turns(s, p)
+        self._threat_cache[key] = 1.0 - keep
+        return 1.0 - keep
+
+    # ------------------------------------------------------- building values
+
+    def _ranked_prize(
+        self, rank: int, mean: float, prizes: tuple[float, ...], lose: float
+    ) -> float:
+        """Expected prize for a rank that ``mean`` rivals are still expected to pass."""
+        weights = poisson(mean, max(len(prizes) - rank, 0))
+        won = 0.0
+        got = 0.0
+        for j, w in enumerate(weights):
+            won += w * prizes[rank + j]
+            got += w
+        return won + (1.0 - got) * lose
+
+    def _set_value(self, rank: int, value: int, count: int) -> float:
+        key = ("C", rank, value, count)
+        found = self._memo.get(key)
+        if found is None:
+            threat = self.castrum_threat(value, count)
+            found = self._ranked_prize(rank, threat, self.prov_prize, count * self.tau)
+            self._memo[key] = found
+        return found
+
+    def castrum_value(self, sets: Sequence[tuple[int, int, int]]) -> float:
+        """Expected points of this seat's Castrum sets among ``sets`` (owner, value, count)."""
+        me = self.t.seat
+        keys = sorted(((c, v) for _, v, c in sets), reverse=True)
+        value = 0.0
+        for owner, v, c in sets:
+            if owner == me:
+                value += self._set_value(keys.index((c, v)), v, c)
+        return value
+
+    def _castrum_after(self, value: int, added: int) -> float:
+        """:meth:`castrum_value` after adding ``added`` dice of ``value`` to this seat's set."""
+        me = self.t.seat
+        old = 0
+        sets: list[tuple[int, int, int]] = []
+        for entry in self.t.castrum:
+            if entry[0] == me and entry[1] == value:
+                old = entry[2]
+            else:
+                sets.append(entry)
+        sets.append((me, value, old + added))
+        return self.castrum_value(sets)
+
+    def _die_value(self, column: int, value: int) -> float:
+        key = ("F", column, value)
+        found = self._memo.get(key)
+        if found is None:
+            mean = self._forum_rate * FORUM_SHARE_UP_TO[value]
+            weights = poisson(mean, self.t.cols - column)
+            prizes = self.pat_prize
+            found = sum(w * prizes[column + j] for j, w in enumerate(weights))
+            found += (1.0 - sum(weights)) * self.tau
+            self._memo[key] = found
+        return found
+
+    def forum_value(self, row: Sequence[tuple[int, int]], pushed: int = 0) -> float:
+        """Expected points of this seat's Forum dice in ``row``, plus ``pushed`` lost dice."""
+        me = self.t.seat
+        value = pushed * self.tau
+        for i, (v, owner) in enumerate(row):
+            if owner == me:
+                value += self._die_value(i, v)
+        return value
+
+    def senate_value(self, straights: Sequence[tuple[int, int] | None]) -> float:
+        """Expected points of this seat's straight among ``straights``."""
+        me = self.t.seat
+        mine = straights[me]
+        if mine is None:
+            return 0.0
+        low, high = mine
+        key = (high - low, high)
+        rank = sum(
+            1
+            for s, st in enumerate(straights)
+            if st is not None and s != me and (st[1] - st[0], st[1]) > key
+        )
+        memo = ("S", rank, low, high)
+        found = self._memo.get(memo)
+        if found is None:
+            threat = self.senate_threat(low, high)
+            lose = (high - low + 1) * self.tau
+            found = self._ranked_prize(rank, threat, self.senate_prize, lose)
+            self._memo[memo] = found
+        return found
+
+    def temple_value(self, groups: Sequence[tuple[int, ...]], new_draws: int) -> float:
+        """Expected Fortuna points this seat keeps, with ``new_draws`` tiles still to draw."""
+        me = self.t.seat
+        mine = groups[me]
+        if not mine:
+            return 0.0
+        drawn = self.t.drawn
+        if len(drawn) < len(mine) - new_draws:
+            drawn = drawn + (2,) * (len(mine) - new_draws - len(drawn))
+        size, total = temple.leading(list(groups))
+        tile = 1.0 + self.tile_bonus
+        lose = self.temple_threat(size, total) if len(mine) == size else 1.0
+        keep2 = expected_top(drawn, new_draws, 2, self.probs)
+        keep1 = expected_top(drawn, new_draws, 1, self.probs)
+        value = tile * ((1 - lose) * keep2 + lose * keep1)
+        if sum(len(g) for g in groups) == 1:
+            alone = 0.5 ** len(self.others)
+            value += alone * tile * 2.0
+        return value
+
+    # -------------------------------------------------------------- actions
+
+    def utility(self, action: Action) -> float:
+        """Expected points of placing ``action``'s dice now, counting the dice it uses.
+
+        Depends only on the action (not on the rest of the roll), so it is
+        computed once per action and decision, however many imagined re-roll
+        outcomes ask for it.
+        """
+        found = self._utilities.get(action)
+        if found is None:
+            found = self._utility(action)
+            self._utilities[action] = found
+        return found
+
+    def _utility(self, action: Action) -> float:
+        t = self.t
+        me = t.seat
+        dice = action.dice
+        kind = action.kind
+        gain = 0.0
+        if kind == "C":
+            gain = self._castrum_after(dice[0], len(dice)) - self._base("C")
+        elif kind == "F":
+            row = list(t.forum)
+            for value in dice:
+                row.insert(_forum_index(row, value), (value, me))
+            pushed = 0
+            while len(row) > t.cols:
+                if row.pop()[1] == me:
+                    pushed += 1
+            gain = self.forum_value(row, pushed) - self._base("F")
+        elif kind == "S":
+            straights = list(t.senate)
+            straights[me] = senate.result_of(straights[me], dice)
+            gain = self.senate_value(straights) - self._base("S")
+        elif kind == "T":
+            groups = list(t.temple)
+            groups[me] = tuple(sorted(groups[me] + dice))
+            gain = self.temple_value(groups, len(dice)) - self._base("T")
+        elif kind == "L":
+            gain = self.tau
+        return gain + self._keep[t.dice[me] - len(dice)]
+
+    def _base(self, building: str) -> float:
+        """The building's value before this turn's placement (computed once)."""
+        found = self._bases.get(building)
+        if found is None:
+            t = self.t
+            if building == "C":
+                found = self.castrum_value(t.castrum)
+            elif building == "F":
+                found = self.forum_value(t.forum)
+            elif building == "S":
+                found = self.senate_value(t.senate)
+            else:
+                found = self.temple_value(t.temple, 0)
+            self._bases[building] = found
+        return found
+
+    def best(self, actions: Sequence[Action]) -> tuple[Action, float]:
+        """The placement in ``actions`` with the highest utility (first one on ties).
+
+        Of the Temple placements only those with the highest pip sum are
+        assessed: they all add the same number of dice, the rest of the roll
+        is re-rolled next turn anyway, and a higher sum is harder to overtake.
+        """
+        best_action = actions[0]
+        best_value = float("-inf")
+        top = max((sum(a.dice) for a in actions if a.kind == "T"), default=0)
+        for action in actions:
+            kind = action.kind
+            if kind == REROLL or (kind == "T" and sum(action.dice) < top):
+                continue
+            value = self.utility(action)
+            if value > best_value + 1e-9:
+                best_action, best_value = action, value
+        return best_action, best_value
+
+
+def _forum_index(row: list[tuple[int, int]], value: int) -> int:
+    for i, (v, _) in enumerate(row):
+        if v >= value:
+            return i
+    return len(row)
+
+
+def reroll_plans(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The dice to re-roll in each plan a human would consider (each non-empty, distinct).
+
+    Keep every die of one value (going for a Castrum set) for the two most
+    common values; keep one die of each value of the longest run (going for
+    a straight); keep the low dice (going for the Forum); re-roll everything.
+    """
+    counts = {v: roll.count(v) for v in set(roll)}
+    plans: list[tuple[int, ...]] = []
+    for v in sorted(counts, key=lambda v: (-counts[v], -v))[:2]:
+        plans.append(tuple(d for d in roll if d != v))
+    values = sorted(counts)
+    best_run: list[int] = []
+    run: list[int] = []
+    for v in values:
+        run = [*run, v] if run and run[-1] == v - 1 else [v]
+        if len(run) > len(best_run):
+            best_run = run
+    plans.append(remove_dice(roll, tuple(best_run)))
+    plans.append(tuple(d for d in roll if d > 2))
+    plans.append(roll)
+    unique: list[tuple[int, ...]] = []
+    for plan in plans:
+        if plan and plan not in unique:
+            unique.append(plan)
+    return unique
+
+
+class GreedyBot(Bot):
+    """One-placement look-ahead with the expected-points heuristic above."""
+
+    def __init__(self, params: GreedyParams | None = None, name: str = "greedy") -> None:
+        self.params = params or GreedyParams()
+        self.name = name
+
+    def act(
+        self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """Choose from ``legal_actions`` (see the module doc)."""
+        return self.decide(Table.from_view(view), legal_actions, rng)
+
+    def decide(self, t: Table, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The decision from a ready-made :class:`Table` (IS-MCTS playouts use this)."""
+        if len(legal) == 1:
+            return legal[0]
+        kind = legal[0].kind
+        if kind in ("K", "P", "N"):
+            return self._choose_card(t, legal)
+        assessor = Assessor(t, self.params)
+        action, value = assessor.best(legal)
+        if self.params.reroll_samples > 0 and any(a.kind == REROLL for a in legal):
+            plan = self._reroll(t, assessor, legal, value, rng)
+            if plan is not None:
+                return plan
+        return action
+
+    def _choose_card(self, t: Table, legal: Sequence[Action]) -> Action:
+        h = holdings(t.my_provinces, t.my_patricians, t.my_senate, t.my_fortuna)
+        kind = legal[0].kind
+        values = card_values(h, kind, tuple(a.card for a in legal), t.rounds_after, t.rounds)
+        return max(legal, key=lambda a: values[a.card])
+
+    def reroll_gains(
+        self,
+        t: Table,
+        assessor: Assessor,
+        legal: Sequence[Action],
+        current: float,
+        rng: random.Random,
+        samples: int,
+    ) -> list[tuple[Action, float]]:
+        """Each legal re-roll plan with its sampled expected gain over placing now."""
+        allowed = {a.dice: a for a in legal if a.kind == REROLL}
+        gains: list[tuple[Action, float]] = []
+        for plan in reroll_plans(t.roll):
+            action = allowed.get(plan)
+            if action is None:
+                continue
+            kept = remove_dice(t.roll, plan)
+            total = 0.0
+            for _ in range(samples):
+                new = tuple(sorted(kept + tuple(rng.randint(1, 6) for _ in plan)))
+                total += assessor.best(placements(t, new))[1]
+            gains.append((action, total / samples - current))
+        return gains
+
+    def _reroll(
+        self,
+        t: Table,
+        assessor: Assessor,
+        legal: Sequence[Action],
+        current: float,
+        rng: random.Random,
+    ) -> Action | None:
+        """The re-roll worth a token, if any (see :func:`reroll_plans`)."""
+        best: Action | None = None
+        best_gain = self.params.token_value + self.params.reroll_margin
+        for action, gain in self.reroll_gains(
+            t, assessor, legal, current, rng, self.params.reroll_samples
+        ):
+            if gain > best_gain:
+                best, best_gain = action, gain
+        return best
+
+
+__all__ = ["Assessor", "GreedyBot", "GreedyParams", "placements", "reroll_plans"]

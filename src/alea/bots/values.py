@@ -1,0 +1,262 @@
+"""What cards and dice are worth to a bot: exact dice odds and projected end-game value.
+
+Two kinds of numbers feed the greedy heuristic (:mod:`alea.bots.greedy`):
+
+* **Dice odds**, exact for fair dice (computed once from
+  :func:`alea.iacta.dice.roll_distribution`): the chance that ``d`` dice show
+  some value at least ``c`` times (a Castrum set), a run of ``L`` consecutive
+  values (a Senate straight), a given value at least ``k`` times (growing a
+  set), and that the best ``k`` of ``d`` dice add up to at least ``s`` (a
+  Temple group).
+* **Card values**, from the end-game optimiser: a card is worth what it adds to
+  :func:`projected`, which is the exact final score of the holdings
+  (:func:`alea.iacta.scoring.best_arrangement`) plus a modest estimate of what
+  they can still become in the rounds left: empty places that future
+  patricians can fill, unplaced patricians that a future province can take,
+  and Senate cards whose count (men, women, couples, colours...) grows.
+  In the last round the potential is zero and a card is worth exactly what it
+  adds to the final score.
+
+Arrangement summaries are cached per holdings: holdings change only at an
+evaluation, so a game asks the optimiser a few hundred times at most, and a
+search asks it the same questions over and over.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from math import comb, exp
+from typing import Any, Final
+
+from alea.iacta.cards import SENATE_CARDS
+from alea.iacta.dice import roll_distribution, value_counts
+from alea.iacta.scoring import Holdings, best_arrangement
+
+#: How much each Senate card's score tends to grow between the start of the
+#: game and its end (by numeral), for valuing a card before its final count.
+SENATE_GROWTH: Final = {
+    1: 1.0,  # I: more places
+    2: 2.0,  # II: more patricians placed
+    3: 1.5,  # III: more Senate cards
+    4: 1.5,  # IV: more Fortuna tiles
+    5: 1.5,  # V: more couples
+    6: 1.5,  # VI: more colours placed
+    7: 1.5,  # VII: more place colours
+    8: 2.0,  # VIII: more occupied province cards
+    9: 2.0,  # IX: more women
+    10: 2.0,  # X: more men
+    11: 1.0,  # XI: extras beside couples
+    12: 1.5,  # XII: a place to fill
+    13: 1.5,  # XIII: a place to fill
+}
+
+#: Patrician value an empty place is expected to receive in a later round.
+FILL_VALUE: Final = 2.2
+#: Places a player can expect to fill per round still to come.
+FILLS_PER_ROUND: Final = 1.0
+
+
+# ------------------------------------------------------------------ dice odds
+
+
+@cache
+def p_set(dice: int, count: int) -> float:
+    """Chance that ``dice`` fair dice show some value at least ``count`` times."""
+    if count <= 0:
+        return 1.0
+    if count > dice:
+        return 0.0
+    return sum(p for o, p in roll_distribution(dice) if max(value_counts(o.dice)) >= count)
+
+
+@cache
+def p_value(dice: int, count: int) -> float:
+    """Chance that ``dice`` fair dice show one given value at least ``count`` times."""
+    if count <= 0:
+        return 1.0
+    if count > dice:
+        return 0.0
+    ways = sum(comb(dice, k) * int(5 ** (dice - k)) for k in range(count, dice + 1))
+    return ways / int(6**dice)
+
+
+def _longest_run(dice: tuple[int, ...]) -> int:
+    best = run = 0
+    counts = value_counts(dice)
+    for v in range(1, 7):
+        run = run + 1 if counts[v] else 0
+        best = max(best, run)
+    return best
+
+
+@cache
+def p_run(dice: int, length: int) -> float:
+    """Chance that ``dice`` fair dice contain ``length`` consecutive values."""
+    if length <= 0:
+        return 1.0
+    if length > min(dice, 6):
+        return 0.0
+    return sum(p for o, p in roll_distribution(dice) if _longest_run(o.dice) >= length)
+
+
+@cache
+def p_top_sum(dice: int, take: int, total: int) -> float:
+    """Chance that the highest ``take`` of ``dice`` fair dice add up to at least ``total``."""
+    if take <= 0:
+        return 1.0 if total <= 0 else 0.0
+    if take > dice:
+        return 0.0
+    return sum(p for o, p in roll_distribution(dice) if sum(o.dice[-take:]) >= total)
+
+
+@cache
+def expected_top(known: tuple[int, ...], draws: int, keep: int, probs: tuple[float, ...]) -> float:
+    """Expected sum of the best ``keep`` tiles among ``known`` and ``draws`` new ones.
+
+    ``probs`` are the chances of a 1, 2 and 3 (rounded by the caller so that
+    the cache stays small).
+    """
+    if keep <= 0:
+        return 0.0
+    dist: dict[tuple[int, ...], float] = {tuple(sorted(known, reverse=True)[:keep]): 1.0}
+    for _ in range(draws):
+        nxt: dict[tuple[int, ...], float] = {}
+        for best, p in dist.items():
+            for value, q in zip((1, 2, 3), probs, strict=True):
+                if q <= 0:
+                    continue
+                key = tuple(sorted((*best, value), reverse=True)[:keep])
+                nxt[key] = nxt.get(key, 0.0) + p * q
+        dist = nxt
+    return sum(sum(best) * p for best, p in dist.items())
+
+
+def poisson(mean: float, limit: int) -> tuple[float, ...]:
+    """P(X = 0..limit-1) for a Poisson count with ``mean`` (the rest is P(X >= limit))."""
+    return _poisson(round(mean, 3), limit)
+
+
+@lru_cache(maxsize=1 << 14)
+def _poisson(mean: float, limit: int) -> tuple[float, ...]:
+    out: list[float] = []
+    p = exp(-mean)
+    for k in range(limit):
+        out.append(p)
+        p *= mean / (k + 1)
+    return tuple(out)
+
+
+def expected_best(values: list[float], draws: int) -> float:
+    """Expected best of ``draws`` items drawn without replacement from ``values``."""
+    m = len(values)
+    if m == 0 or draws <= 0:
+        return 0.0
+    draws = min(draws, m)
+    ordered = sorted(values, reverse=True)
+    total = comb(m, draws)
+    return sum(v * comb(m - 1 - i, draws - 1) for i, v in enumerate(ordered)) / total
+
+
+# --------------------------------------------------------------- card values
+
+
+def summary(h: Holdings) -> tuple[int, int, int]:
+    """Final score, tie-break (value of unplaced patricians) and empty patrician slots.
+
+    The same numbers as :func:`alea.iacta.scoring.best_arrangement`, which also
+    builds the places, re-scores them from the rules text and validates the
+    holdings; a search asks this thousands of times a second about holdings
+    its own playouts produced, so it goes to the optimiser directly
+    (``tests/bots/test_values.py`` checks that both agree).
+    """
+    return _summary(h)
+
+
+@lru_cache(maxsize=1 << 17)
+def _summary(h: Holdings) -> tuple[int, int, int]:
+    if _fast is not None:
+        problem = _fast.problem(h)
+        solution = _fast.solve(problem)
+        variable, tiebreak = divmod(solution.value, _fast.shift)
+        placed = sum(d.men_placed + d.women_placed for d in solution.details)
+        places = len(h.provinces) + sum(1 for c in h.senate if SENATE_CARDS[c].number >= 12)
+        return _fast.constant(h, problem) + variable, tiebreak, 2 * places - placed
+    a = best_arrangement(h)
+    return a.score, a.tiebreak, sum(2 - len(p.patricians) for p in a.places)
+
+
+class _FastPath:
+    """The optimiser's parts behind ``best_arrangement``, when the scoring module has them."""
+
+    def __init__(self) -> None:
+        from alea.iacta import scoring, scoring_solver
+
+        self.problem: Any = scoring._problem
+        self.constant: Any = scoring._constant_score
+        self.solve: Any = scoring_solver.solve
+        self.shift: int = scoring_solver.SHIFT
+
+
+try:
+    _fast: _FastPath | None = _FastPath()
+except (ImportError, AttributeError):  # pragma: no cover - the scoring module changed
+    _fast = None
+
+
+def holdings(
+    provinces: tuple[str, ...],
+    patricians: tuple[str, ...],
+    senate: tuple[str, ...],
+    fortuna: tuple[int, ...],
+) -> Holdings:
+    """Canonical holdings (sorted, no tokens) so that the cache sees equal keys."""
+    return Holdings(
+        tuple(sorted(provinces)),
+        tuple(sorted(patricians)),
+        tuple(sorted(senate)),
+        tuple(sorted(fortuna)),
+        0,
+    )
+
+
+def projected(h: Holdings, rounds_after: int, rounds: int) -> float:
+    """Final score of ``h`` plus what it can still become in ``rounds_after`` rounds.
+
+    Re-roll tokens are left out: callers value them linearly, because their
+    ``⌊tokens / 2⌋`` would make every token alternately worth 0 and 1.
+    """
+    score, tiebreak, slots = _summary(h)
+    unplaced = tiebreak
+    value = score + 0.01 * tiebreak
+    if rounds_after <= 0:
+        return value
+    value += FILL_VALUE * min(slots, FILLS_PER_ROUND * rounds_after)
+    value += unplaced * min(0.5, 0.15 * rounds_after)
+    growth = rounds_after / rounds
+    value += growth * sum(SENATE_GROWTH[SENATE_CARDS[c].number] for c in h.senate)
+    return value
+
+
+def with_card(h: Holdings, kind: str, card: str) -> Holdings:
+    """``h`` with one more province (``P``), patrician (``N``) or Senate card (``K``)."""
+    if kind == "P":
+        return Holdings(tuple(sorted((*h.provinces, card))), h.patricians, h.senate, h.fortuna, 0)
+    if kind == "N":
+        return Holdings(h.provinces, tuple(sorted((*h.patricians, card))), h.senate, h.fortuna, 0)
+    return Holdings(h.provinces, h.patricians, tuple(sorted((*h.senate, card))), h.fortuna, 0)
+
+
+@lru_cache(maxsize=1 << 16)
+def card_values(
+    h: Holdings, kind: str, cards: tuple[str, ...], rounds_after: int, rounds: int
+) -> dict[str, float]:
+    """What each of ``cards`` adds to :func:`projected` of ``h`` (``kind``: P, N or K).
+
+    Cached: within a round the same question comes back at every decision.
+    Callers must not modify the returned dict.
+    """
+    base = projected(h, rounds_after, rounds)
+    return {
+        card: projected(with_card(h, kind, card), rounds_after, rounds) - base
+        for card in dict.fromkeys(cards)
+    }
