@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from math import comb, exp
-from typing import Any, Final
+from typing import Final
 
 from alea.iacta.cards import SENATE_CARDS
 from alea.iacta.dice import roll_distribution, value_counts
-from alea.iacta.scoring import Holdings, best_arrangement
+from alea.iacta.scoring import Holdings, best_score
 
 #: How much each Senate card's score tends to grow between the start of the
 #: game and its end (by numeral), for valuing a card before its final count.
@@ -166,7 +166,7 @@ def summary(h: Holdings) -> tuple[int, int, int]:
     The same numbers as :func:`alea.iacta.scoring.best_arrangement`, which also
     builds the places, re-scores them from the rules text and validates the
     holdings; a search asks this thousands of times a second about holdings
-    its own playouts produced, so it goes to the optimiser directly
+    its own playouts produced, so it uses :func:`~alea.iacta.scoring.best_score`
     (``tests/bots/test_values.py`` checks that both agree).
     """
     return _summary(h)
@@ -174,33 +174,9 @@ def summary(h: Holdings) -> tuple[int, int, int]:
 
 @lru_cache(maxsize=1 << 17)
 def _summary(h: Holdings) -> tuple[int, int, int]:
-    if _fast is not None:
-        problem = _fast.problem(h)
-        solution = _fast.solve(problem)
-        variable, tiebreak = divmod(solution.value, _fast.shift)
-        placed = sum(d.men_placed + d.women_placed for d in solution.details)
-        places = len(h.provinces) + sum(1 for c in h.senate if SENATE_CARDS[c].number >= 12)
-        return _fast.constant(h, problem) + variable, tiebreak, 2 * places - placed
-    a = best_arrangement(h)
-    return a.score, a.tiebreak, sum(2 - len(p.patricians) for p in a.places)
-
-
-class _FastPath:
-    """The optimiser's parts behind ``best_arrangement``, when the scoring module has them."""
-
-    def __init__(self) -> None:
-        from alea.iacta import scoring, scoring_solver
-
-        self.problem: Any = scoring._problem
-        self.constant: Any = scoring._constant_score
-        self.solve: Any = scoring_solver.solve
-        self.shift: int = scoring_solver.SHIFT
-
-
-try:
-    _fast: _FastPath | None = _FastPath()
-except (ImportError, AttributeError):  # pragma: no cover - the scoring module changed
-    _fast = None
+    found = best_score(h)
+    places = len(h.provinces) + sum(1 for c in h.senate if SENATE_CARDS[c].number >= 12)
+    return found.score, found.tiebreak, 2 * places - found.placed
 
 
 def holdings(
