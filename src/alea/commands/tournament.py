@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Annotated
 
@@ -70,6 +71,11 @@ def tournament(
         )
     if backend not in ("multiprocessing", "mp", "ray", "serial"):
         raise typer.BadParameter("choose multiprocessing, ray or serial", param_hint="--backend")
+    # Optional extras are checked before any game is played, with the command that installs them.
+    if backend == "ray" and find_spec("ray") is None:
+        raise typer.BadParameter("the Ray backend needs ray: pip install 'alea[sim]'")
+    if plot is not None and find_spec("matplotlib") is None:
+        raise typer.BadParameter("--plot needs matplotlib: pip install 'alea[sim]'")
     if address and backend != "ray":
         raise typer.BadParameter("--address is for --backend ray", param_hint="--address")
     try:
