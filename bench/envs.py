@@ -18,11 +18,13 @@ engine and each wrapper are compared on the same work:
 * ``OpenSpiel``: ``pyspiel`` states of the registered Python game, chance
   sampled from ``chance_outcomes()`` as OpenSpiel users do.
 
-Why the games are interleaved and warmed up: the engine memoises its move
-generation per roll, so its speed keeps rising during the first hundred
-games or so, and this machine's speed drifts with other work. Each round of
-the measurement plays one game through every interface, after a warm-up, and
-the totals are compared, so drift and warm-up hit all of them alike.
+Why the games are interleaved, rotated and warmed up: the engine memoises
+its move generation per roll, so its speed keeps rising during the first
+hundred games or so, and this machine's speed drifts with other work. Each
+round of the measurement plays one game through every interface, after a
+warm-up, starting one interface later each round (a loop runs measurably
+slower right after a different one), and the totals are compared, so drift,
+warm-up and order hit all of them alike.
 
     .venv/bin/python bench/envs.py [--players 4] [--games 60] [--warmup 150] [--pin]
 
@@ -186,10 +188,14 @@ def main() -> None:
 
     decisions = dict.fromkeys(loops, 0)
     seconds = dict.fromkeys(loops, 0.0)
+    names = list(loops)
     for game in range(args.games):
-        for index, (name, play) in enumerate(loops.items()):
+        # Rotate the order every round: a loop runs a little slower right after
+        # a different one (cold caches), so each must follow each other alike.
+        shift = game % len(names)
+        for name in names[shift:] + names[:shift]:
             start = time.perf_counter()
-            decisions[name] += play(game * len(loops) + index)
+            decisions[name] += loops[name](game * len(names) + names.index(name))
             seconds[name] += time.perf_counter() - start
 
     raw = decisions["raw engine"] / seconds["raw engine"]

@@ -19,6 +19,7 @@ from alea.envs.observation import (  # noqa: E402
     field_slices,
     observation_string,
     observation_tensor,
+    python_observation_tensor,
 )
 from alea.iacta.determinize import determinize  # noqa: E402
 
@@ -66,7 +67,7 @@ def test_shape_bounds_rotation_and_memo(players: int) -> None:
                         assert obs[fields["to_move"]][0] == (1.0 if q == mover else 0.0)
                         assert obs[fields["patricians"]].sum() == len(state.patricians[q])
             if mover >= 0:
-                remembered = observation_tensor(state, mover, memo=memo)
+                remembered = python_observation_tensor(state, mover, memo=memo)
                 assert np.array_equal(remembered, observation_tensor(state, mover))
 
 

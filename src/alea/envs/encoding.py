@@ -37,7 +37,9 @@ Chance outcomes get the same treatment (OpenSpiel needs them as integers):
 
 from __future__ import annotations
 
+import os
 from itertools import combinations_with_replacement
+from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -64,6 +66,7 @@ __all__ = [
     "legal_ids",
     "legal_mask",
     "num_distinct_actions",
+    "python_legal_mask",
 ]
 
 #: Bumped whenever an index changes meaning (never silently).
@@ -157,7 +160,7 @@ def _build_outcomes() -> tuple[list[Outcome], list[tuple[str, int, int]]]:
 
 _ACTIONS, _ACTION_BLOCKS = _build_actions()
 _OUTCOMES, _OUTCOME_BLOCKS = _build_outcomes()
-_ACTION_INDEX: Final[dict[str, int]] = {str(a): i for i, a in enumerate(_ACTIONS)}
+_ACTION_INDEX: Final[dict[str, int]] = {a: i for i, a in enumerate(_ACTIONS)}
 _OUTCOME_INDEX: Final[dict[str, int]] = {str(o): i for i, o in enumerate(_OUTCOMES)}
 
 #: Number of distinct actions (the size of the action space and of the mask).
@@ -239,6 +242,18 @@ def _reroll_mask(roll: tuple[int, ...]) -> tuple[int, bytes]:
 def legal_mask(state: State) -> npt.NDArray[np.int8]:
     """A fresh int8 vector of :data:`NUM_DISTINCT_ACTIONS` with 1 at each legal action.
 
+    Built by the compiled builder of :mod:`alea.envs._fast` when it is
+    installed, else by :func:`python_legal_mask`; both give the same mask.
+    """
+    fast = _FAST
+    if fast is None:
+        return python_legal_mask(state)
+    return np.ndarray((NUM_DISTINCT_ACTIONS,), _INT8, fast.mask(state))
+
+
+def python_legal_mask(state: State) -> npt.NDArray[np.int8]:
+    """:func:`legal_mask` in pure Python (used where the compiled builder is absent).
+
     Built in a ``bytearray`` and handed to numpy without a copy: per-item
     stores there cost a fraction of numpy's fancy indexing, and the mask is
     built at every step of every environment. A player holding a re-roll token
@@ -260,3 +275,21 @@ def legal_mask(state: State) -> npt.NDArray[np.int8]:
     for action in legal:
         buffer[index[action]] = 1
     return np.ndarray((NUM_DISTINCT_ACTIONS,), _INT8, buffer)
+
+
+def _load_compiled() -> ModuleType | None:
+    """The compiled mask builder (:mod:`alea.envs._fast`), configured, or ``None``.
+
+    ``ALEA_PURE_PYTHON=1`` in the environment turns it off (as for observations).
+    """
+    if os.environ.get("ALEA_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from alea.envs import _fast
+    except ImportError:
+        return None
+    _fast.configure_mask(NUM_DISTINCT_ACTIONS, _ACTION_INDEX, _reroll_mask)
+    return _fast
+
+
+_FAST: Final = _load_compiled()

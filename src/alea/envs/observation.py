@@ -39,8 +39,10 @@ forward can also pass a :class:`Memo` to skip even the cache look-ups.
 
 from __future__ import annotations
 
+import os
 from array import array
 from itertools import combinations_with_replacement
+from types import ModuleType
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 import numpy as np
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BLOCKS",
+    "BUILDER",
     "FIELDS",
     "HIGH",
     "MAX_SEATS",
@@ -67,6 +70,7 @@ __all__ = [
     "field_slices",
     "observation_string",
     "observation_tensor",
+    "python_observation_tensor",
 ]
 
 #: Seat slots in every tensor (the most players a game can have).
@@ -449,6 +453,33 @@ def observation_tensor(
     observer's own secrets are left out too: a public observation, for
     OpenSpiel's public observers.
 
+    Built by the compiled builder when it is installed (:data:`BUILDER`), else
+    by :func:`python_observation_tensor`; both give the same tensor. ``memo``
+    only speeds up the pure-Python builder.
+    """
+    fast = _FAST
+    if fast is None:
+        return python_observation_tensor(state, seat, out, private, memo)
+    if not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat} does not exist in a {state.players}-player game")
+    result: npt.NDArray[np.float32] = np.ndarray(
+        (OBSERVATION_SIZE,), _FLOAT32, fast.observation(state, seat, private)
+    )
+    if out is not None:
+        out[:] = result
+        return out
+    return result
+
+
+def python_observation_tensor(
+    state: State,
+    seat: int,
+    out: npt.NDArray[np.float32] | None = None,
+    private: bool = True,
+    memo: Memo | None = None,
+) -> npt.NDArray[np.float32]:
+    """:func:`observation_tensor` in pure Python (used where the compiled builder is absent).
+
     ``memo`` (a :class:`Memo`) is for an environment that plays one game
     forward: it lets the card holdings, most of the tensor, be reused from
     earlier steps of the same game. The result is identical without it.
@@ -581,6 +612,47 @@ def _finish(
         out[:] = result
         return out
     return result
+
+
+# ------------------------------------------------------------------- compiled
+
+
+def _load_compiled() -> ModuleType | None:
+    """The compiled builders (:mod:`alea.envs._fast`), configured, or ``None``.
+
+    ``ALEA_PURE_PYTHON=1`` in the environment turns them off, to measure or
+    debug the pure-Python builders.
+    """
+    if os.environ.get("ALEA_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from alea.envs import _fast
+    except ImportError:
+        return None
+    layout = {f.name: _OFF[f.name] for f in FIELDS}
+    for f in FIELDS:
+        if f.block in ("global", "private", "cards"):
+            layout[f.name] += _BLOCK[f.block][0]
+    layout.update(
+        size=OBSERVATION_SIZE,
+        max_seats=MAX_SEATS,
+        slot_cards_start=_SC_START,
+        slot_cards_size=_SC_SIZE,
+        slot_start=_S_START_AT,
+        slot_size=_S_SIZE,
+        phase_reroll=_REROLL_PHASE,
+        phase_decide=_DECIDE,
+        phase_over=_GAME_OVER,
+    )
+    _fast.configure(
+        layout, dict(_PROVINCE_INDEX), dict(_PATRICIAN_INDEX), dict(_SENATE_INDEX), sees_senate_hand
+    )
+    return _fast
+
+
+_FAST: Final = _load_compiled()
+#: Which builder :func:`observation_tensor` uses: ``"compiled"`` or ``"python"``.
+BUILDER: Final = "python" if _FAST is None else "compiled"
 
 
 # ----------------------------------------------------------------------- text

@@ -193,7 +193,7 @@ class AleaIactaEstAEC(AECEnv):  # type: ignore[misc]
         else:
             # Rewards are all zero until the end (and were cleared by the last
             # step that set them), so there is nothing to clear or accumulate.
-            self.agent_selection = self.possible_agents[game.current_player()]
+            self.agent_selection = self.possible_agents[game.player]
         if self.render_mode == "human":
             self.render()
 
@@ -201,14 +201,29 @@ class AleaIactaEstAEC(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation tensor and action mask (zeros unless it is to move)."""
-        seat = self._seat[agent]
         game = self.game
         if agent == self.agent_selection and not game.is_terminal():
             mask = legal_mask(game)
         else:
             mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
-        obs = observation_tensor(game, seat, memo=self._memo)
+        obs = observation_tensor(game, self._seat[agent], memo=self._memo)
         return {"observation": obs, "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, end flags and info.
+
+        PettingZoo's own ``last``, without its indirections: it runs at every step.
+        """
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def render(self) -> str | None:
         """The table as a spectator sees it: printed (``human``) or returned (``ansi``)."""
@@ -228,14 +243,45 @@ class AleaIactaEstAEC(AECEnv):  # type: ignore[misc]
 raw_env = AleaIactaEstAEC
 
 
+class _AgentIterator:
+    """PettingZoo's order-enforcing agent iterator, reading the environment directly.
+
+    The stock one reaches ``agents`` and ``agent_selection`` through the
+    wrapper's properties at every step; this one behaves the same: it stops
+    when no agent is left or after ``max_iter`` steps, and refuses to go on
+    when the loop did not call ``step()`` (or ``reset()``) since the last agent.
+    """
+
+    __slots__ = ("env", "left", "wrapper")
+
+    def __init__(self, wrapper: _OrderEnforcing, max_iter: int) -> None:
+        self.wrapper = wrapper
+        self.env: AleaIactaEstAEC = wrapper.env
+        self.left = max_iter
+
+    def __iter__(self) -> _AgentIterator:
+        return self
+
+    def __next__(self) -> str:
+        env = self.env
+        if not env.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        wrapper = self.wrapper
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        wrapper._has_updated = False
+        return env.agent_selection
+
+
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order enforcement, with direct paths for the per-step calls.
 
     ``OrderEnforcingWrapper`` reaches every attribute of the environment through
     two levels of ``__getattr__``; ``last()`` and the agent iterator read five
-    of them per step. These properties and ``last`` do the same checks and
-    forward directly, which keeps the wrapper's cost per step small next to the
-    engine's (``bench/envs.py``).
+    of them per step. These properties, ``last``, ``step`` and ``agent_iter`` do
+    the same checks and forward directly, which keeps the wrapper's cost per
+    step small next to the engine's (``bench/envs.py``).
     """
 
     @property
@@ -249,6 +295,11 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             raise AttributeError("agents cannot be accessed before reset")
         return self.env.agents  # type: ignore[no-any-return]
+
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIterator:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterator(self, max_iter)
 
     def last(
         self, observe: bool = True
