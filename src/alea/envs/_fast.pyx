@@ -16,8 +16,10 @@ It imports nothing from the project: :func:`configure` hands it the layout
 :mod:`alea.envs.observation`.
 """
 
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize
-from libc.string cimport memcpy, memset
+cimport numpy as cnp
+from libc.string cimport memcpy
+
+cnp.import_array()
 
 cdef Py_ssize_t SIZE, MAX_SEATS
 cdef Py_ssize_t G_PLAYERS, G_ROUND, G_OVER, G_PHASE, G_ROLL, G_KEPT, G_REROLLING
@@ -32,8 +34,8 @@ cdef Py_ssize_t PHASE_REROLL, PHASE_DECIDE, PHASE_OVER
 cdef dict PROVINCE_INDEX, PATRICIAN_INDEX, SENATE_INDEX
 cdef object SEES_SENATE_HAND
 
-cdef Py_ssize_t NUM_ACTIONS
-cdef dict ACTION_INDEX
+cdef Py_ssize_t NUM_ACTIONS, REROLL_END
+cdef dict ACTION_INDEX, REROLL_CACHE
 cdef object REROLL_MASK
 
 
@@ -101,11 +103,16 @@ def configure(dict layout, dict provinces, dict patricians, dict senate, object 
     SEES_SENATE_HAND = sees_senate_hand
 
 
-def configure_mask(Py_ssize_t size, dict index, object reroll_mask):
-    """Take the action space: its size, the action -> index table, the re-roll block cache."""
-    global NUM_ACTIONS, ACTION_INDEX, REROLL_MASK
+def configure_mask(
+    Py_ssize_t size, dict index, Py_ssize_t reroll_end, dict reroll_cache, object reroll_mask
+):
+    """Take the action space: its size, the action -> index table, where the ``R:``
+    block ends (it starts at 0), and the per-roll cache of that block with its filler."""
+    global NUM_ACTIONS, ACTION_INDEX, REROLL_END, REROLL_CACHE, REROLL_MASK
     NUM_ACTIONS = size
     ACTION_INDEX = index
+    REROLL_END = reroll_end
+    REROLL_CACHE = reroll_cache
     REROLL_MASK = reroll_mask
 
 
@@ -123,11 +130,43 @@ cdef inline Py_ssize_t _slot(Py_ssize_t q, Py_ssize_t seat, Py_ssize_t n):
     return q + n if q < 0 else q
 
 
+cdef cnp.ndarray _zeros(Py_ssize_t size, int kind):
+    """A fresh zero-filled one-dimensional array, made by numpy's C API (no Python call)."""
+    cdef cnp.npy_intp dims[1]
+    dims[0] = size
+    return cnp.PyArray_ZEROS(1, dims, kind, 0)
+
+
 def observation(object state, Py_ssize_t seat, bint private):
-    """The observation of ``state`` for ``seat``, as float32 bytes in a bytearray."""
-    cdef bytearray buf = PyByteArray_FromStringAndSize(NULL, SIZE * sizeof(float))
-    cdef float* o = <float*> PyByteArray_AS_STRING(buf)
-    memset(o, 0, SIZE * sizeof(float))
+    """The observation of ``state`` for ``seat``: a fresh float32 array."""
+    cdef cnp.ndarray array = _zeros(SIZE, cnp.NPY_FLOAT32)
+    _fill_observation(<float*> cnp.PyArray_DATA(array), state, seat, private)
+    return array
+
+
+def mask(object state):
+    """The legal-action mask of ``state``: a fresh int8 array (1 = legal)."""
+    cdef cnp.ndarray array = _zeros(NUM_ACTIONS, cnp.NPY_INT8)
+    _fill_mask(<char*> cnp.PyArray_DATA(array), state)
+    return array
+
+
+def observe(object state, Py_ssize_t seat, bint to_move):
+    """A PettingZoo observation: ``{"observation": ..., "action_mask": ...}`` for ``seat``.
+
+    The mask is all zeros unless ``to_move`` (the seat is the one deciding).
+    One call for the environment's per-step work.
+    """
+    cdef cnp.ndarray obs = _zeros(SIZE, cnp.NPY_FLOAT32)
+    cdef cnp.ndarray legal = _zeros(NUM_ACTIONS, cnp.NPY_INT8)
+    _fill_observation(<float*> cnp.PyArray_DATA(obs), state, seat, True)
+    if to_move:
+        _fill_mask(<char*> cnp.PyArray_DATA(legal), state)
+    return {"observation": obs, "action_mask": legal}
+
+
+cdef int _fill_observation(float* o, object state, Py_ssize_t seat, bint private) except -1:
+    """Write the observation of ``state`` for ``seat`` into ``o`` (all zeros on entry)."""
     cdef Py_ssize_t n = state.players
     cdef Py_ssize_t phase = state.phase
     cdef bint over = phase == PHASE_OVER
@@ -239,24 +278,31 @@ def observation(object state, Py_ssize_t seat, bint private):
         q = (<tuple> key)[0]
         v = (<tuple> key)[1]
         o[S_START_AT + _slot(q, seat, n) * S_SIZE + S_CASTRUM + v - 1] = <long> count
-    return buf
+    return 0
 
 
-def mask(object state):
-    """The legal-action mask of ``state`` as int8 bytes in a bytearray (1 = legal)."""
+cdef int _fill_mask(char* m, object state) except -1:
+    """Write the legal-action mask of ``state`` into ``m`` (all zeros on entry).
+
+    As in the Python builder, when the legal list ends with exactly the roll's
+    re-rolls (the ``R:`` block, indices below ``REROLL_END``), that block is
+    copied whole from the per-roll cache.
+    """
     cdef list legal = state.legal_actions()
-    cdef bytearray buf = PyByteArray_FromStringAndSize(NULL, NUM_ACTIONS)
-    cdef char* m = PyByteArray_AS_STRING(buf)
-    memset(m, 0, NUM_ACTIONS)
     cdef Py_ssize_t count = len(legal), first, i
     cdef bytes block
     roll = state.roll
-    if roll and count > 1 and legal[count - 1].kind == "R":
-        rerolls, block = REROLL_MASK(roll)
-        first = count - <Py_ssize_t> rerolls
-        if first >= 0 and legal[first].kind == "R" and (first == 0 or legal[first - 1].kind != "R"):
+    if roll and count > 1 and <Py_ssize_t> ACTION_INDEX[legal[count - 1]] < REROLL_END:
+        found = REROLL_CACHE.get(roll)
+        if found is None:
+            found = REROLL_MASK(roll)
+        block = (<tuple> found)[1]
+        first = count - <Py_ssize_t> (<tuple> found)[0]
+        if first >= 0 and <Py_ssize_t> ACTION_INDEX[legal[first]] < REROLL_END and (
+            first == 0 or <Py_ssize_t> ACTION_INDEX[legal[first - 1]] >= REROLL_END
+        ):
             memcpy(m, <char*> block, len(block))
             count = first
     for i in range(count):
         m[<Py_ssize_t> ACTION_INDEX[legal[i]]] = 1
-    return buf
+    return 0

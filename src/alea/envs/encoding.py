@@ -248,7 +248,8 @@ def legal_mask(state: State) -> npt.NDArray[np.int8]:
     fast = _FAST
     if fast is None:
         return python_legal_mask(state)
-    return np.ndarray((NUM_DISTINCT_ACTIONS,), _INT8, fast.mask(state))
+    mask: npt.NDArray[np.int8] = fast.mask(state)
+    return mask
 
 
 def python_legal_mask(state: State) -> npt.NDArray[np.int8]:
@@ -288,7 +289,9 @@ def _load_compiled() -> ModuleType | None:
         from alea.envs import _fast
     except ImportError:
         return None
-    _fast.configure_mask(NUM_DISTINCT_ACTIONS, _ACTION_INDEX, _reroll_mask)
+    _fast.configure_mask(
+        NUM_DISTINCT_ACTIONS, _ACTION_INDEX, _REROLL_BLOCK[2], _reroll_masks, _reroll_mask
+    )
     return _fast
 
 

@@ -41,9 +41,10 @@ from __future__ import annotations
 
 import os
 from array import array
+from collections.abc import Callable
 from itertools import combinations_with_replacement
 from types import ModuleType
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -67,6 +68,7 @@ __all__ = [
     "SLOT_CARDS",
     "Field",
     "Memo",
+    "compiled_observe",
     "field_slices",
     "observation_string",
     "observation_tensor",
@@ -462,9 +464,7 @@ def observation_tensor(
         return python_observation_tensor(state, seat, out, private, memo)
     if not 0 <= seat < state.players:
         raise ValueError(f"seat {seat} does not exist in a {state.players}-player game")
-    result: npt.NDArray[np.float32] = np.ndarray(
-        (OBSERVATION_SIZE,), _FLOAT32, fast.observation(state, seat, private)
-    )
+    result: npt.NDArray[np.float32] = fast.observation(state, seat, private)
     if out is not None:
         out[:] = result
         return out
@@ -653,6 +653,17 @@ def _load_compiled() -> ModuleType | None:
 _FAST: Final = _load_compiled()
 #: Which builder :func:`observation_tensor` uses: ``"compiled"`` or ``"python"``.
 BUILDER: Final = "python" if _FAST is None else "compiled"
+
+if _FAST is not None:
+    import alea.envs.encoding  # noqa: F401  (configures the compiled mask builder)
+
+#: The environments' whole per-step observation in one compiled call, or ``None``
+#: without the extension: ``compiled_observe(state, seat, to_move)`` returns
+#: ``{"observation": observation_tensor(state, seat), "action_mask": mask}``
+#: where the mask is :func:`alea.envs.encoding.legal_mask` if ``to_move``, else zeros.
+compiled_observe: Final[Callable[[State, int, bool], dict[str, npt.NDArray[Any]]] | None] = (
+    None if _FAST is None else _FAST.observe
+)
 
 
 # ----------------------------------------------------------------------- text

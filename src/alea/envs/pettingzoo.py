@@ -46,6 +46,7 @@ from alea.envs.observation import (
     HIGH,
     OBSERVATION_SIZE,
     Memo,
+    compiled_observe,
     observation_string,
     observation_tensor,
 )
@@ -202,10 +203,10 @@ class AleaIactaEstAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation tensor and action mask (zeros unless it is to move)."""
         game = self.game
-        if agent == self.agent_selection and not game.is_terminal():
-            mask = legal_mask(game)
-        else:
-            mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
+        to_move = agent == self.agent_selection and not game.is_terminal()
+        if compiled_observe is not None:
+            return compiled_observe(game, self._seat[agent], to_move)
+        mask = legal_mask(game) if to_move else np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
         obs = observation_tensor(game, self._seat[agent], memo=self._memo)
         return {"observation": obs, "action_mask": mask}
 
