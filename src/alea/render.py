@@ -2,7 +2,12 @@
 
 Everything here takes the dict of :meth:`alea.iacta.State.view`, never the
 state, so a terminal screen can show no more than the seat (or spectator) it
-is drawn for may see. Used by ``alea demo``, ``alea replay`` and terminal play.
+is drawn for may see. This is the one terminal renderer: ``alea demo``,
+``alea replay``, ``alea legal --board``, ``alea simulate`` and terminal play
+(``alea play``) all draw with it.
+
+Functions that show seats take optional player ``names``; without them a seat
+reads ``seat 2 (blue)``, with them ``Anna (blue)``.
 """
 
 from __future__ import annotations
@@ -11,10 +16,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+
+from alea.iacta.cards import PATRICIANS, PLAYER_COLOURS, PROVINCES, SENATE_CARDS
+from alea.iacta.notation import BUILDING_NAMES, Action
 
 #: Rich styles for the dice of each seat (gray, brown, blue, green, yellow).
 SEAT_STYLES = (
@@ -34,7 +43,10 @@ CARD_STYLES = {
     "purple": "bold magenta",
     "grey": "bold grey70",
 }
-SEAT_NAMES = ("gray", "brown", "blue", "green", "yellow")
+#: Style of Senate cards, which have no colour of their own.
+SENATE_STYLE = "bold cyan"
+#: The dice colour of each seat, as the views name them.
+SEAT_NAMES = PLAYER_COLOURS
 
 
 def die(value: int, seat: int) -> Text:
@@ -53,10 +65,17 @@ def dice(values: Sequence[int], seat: int) -> Text:
 
 
 def card(name: str) -> Text:
-    """A province or patrician card, coloured by its colour."""
-    for colour, style in CARD_STYLES.items():
-        if name.startswith(colour):
-            return Text(name, style=style)
+    """A province, patrician or Senate card, coloured by its colour.
+
+    Senate cards are cyan; an XI extra written ``+redm2`` takes its patrician's
+    colour; anything else is just bold.
+    """
+    bare = name.removeprefix("+")
+    info = PROVINCES.get(bare) or PATRICIANS.get(bare)
+    if info is not None:
+        return Text(name, style=CARD_STYLES[info.colour])
+    if bare in SENATE_CARDS:
+        return Text(name, style=SENATE_STYLE)
     return Text(name, style="bold")
 
 
@@ -67,36 +86,42 @@ def cards(names: Sequence[str]) -> Text:
     return Text(" ").join(card(n) for n in names)
 
 
-def seat_label(seat: int, viewer: int | None = None) -> Text:
-    """``seat 2 (blue)``, marked ``you`` for the viewing seat."""
-    label = Text(f"seat {seat} ", style="bold")
-    label.append(f"({SEAT_NAMES[seat]})", style=SEAT_STYLES[seat].replace("on ", "").split()[-1])
-    if viewer == seat:
-        label.append(" you", style="bold cyan")
+def seat_label(seat: int, viewer: int | None = None, names: Sequence[str] | None = None) -> Text:
+    """``seat 2 (blue)`` (or ``Anna (blue)`` with ``names``), marked ``(you)`` for ``viewer``."""
+    who = names[seat] if names is not None and seat < len(names) else f"seat {seat}"
+    label = Text(f"{who} ", style="bold")
+    colour = SEAT_NAMES[seat % len(SEAT_NAMES)]
+    label.append(f"({colour})", style=SEAT_STYLES[seat % len(SEAT_STYLES)].split()[-1])
+    if viewer is not None and viewer == seat:
+        label.append(" (you)", style="bold cyan")
     return label
 
 
-def buildings(view: dict[str, Any]) -> RenderableType:
-    """The five buildings with the dice in them."""
+def _owned(seat: int, values: Sequence[int], names: Sequence[str] | None) -> Text:
+    """``seat 1 (brown)  3  4 `` -- dice with their owner named, for colourless terminals."""
+    return seat_label(seat, names=names).append(" ").append_text(dice(values, seat))
+
+
+def buildings(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
+    """The five buildings with the dice in them, each group named by its owner."""
     b = view["buildings"]
     table = Table(box=box.ROUNDED, show_header=True, expand=True, title="Buildings")
     table.add_column("Building", style="bold", no_wrap=True)
     table.add_column("Dice")
+    gap = Text("   ")
     if "temple" in b:
-        row = Text()
-        for seat, group in enumerate(b["temple"]):
-            if group:
-                row.append_text(dice(group, seat)).append(f" ={sum(group)}   ")
-        table.add_row("Templum", row or Text("empty", style="dim"))
-    row = Text()
-    for seat, straight in enumerate(b["senate"]):
-        if straight:
-            row.append_text(dice(straight, seat)).append("   ")
-    table.add_row("Senatus", row or Text("empty", style="dim"))
-    row = Text()
-    for entry in b["castrum"]:
-        row.append_text(dice([entry["value"]] * entry["count"], entry["seat"])).append("   ")
-    table.add_row("Castrum", row or Text("empty", style="dim"))
+        parts = [
+            _owned(seat, group, names).append(f" ={sum(group)}")
+            for seat, group in enumerate(b["temple"])
+            if group
+        ]
+        table.add_row("Templum", gap.join(parts) if parts else Text("empty", style="dim"))
+    parts = [_owned(seat, straight, names) for seat, straight in enumerate(b["senate"]) if straight]
+    table.add_row("Senatus", gap.join(parts) if parts else Text("empty", style="dim"))
+    parts = [
+        _owned(entry["seat"], [entry["value"]] * entry["count"], names) for entry in b["castrum"]
+    ]
+    table.add_row("Castrum", gap.join(parts) if parts else Text("empty", style="dim"))
     row = Text()
     for column in range(b["forum_columns"]):
         if column < len(b["forum"]):
@@ -106,11 +131,12 @@ def buildings(view: dict[str, Any]) -> RenderableType:
             row.append(" · ", style="dim")
         row.append(" ")
     table.add_row("Forum", row)
-    row = Text()
-    for seat, count in enumerate(b["latrine"]):
-        if count:
-            row.append(f" {count}× ", style=SEAT_STYLES[seat]).append("  ")
-    table.add_row("Latrina", row or Text("empty", style="dim"))
+    parts = [
+        seat_label(seat, names=names).append(" ").append(f" {count}× ", style=SEAT_STYLES[seat])
+        for seat, count in enumerate(b["latrine"][: view["players"]])
+        if count
+    ]
+    table.add_row("Latrina", gap.join(parts) if parts else Text("empty", style="dim"))
     return table
 
 
@@ -136,11 +162,11 @@ def displays(view: dict[str, Any]) -> RenderableType:
     return table
 
 
-def holdings(view: dict[str, Any]) -> RenderableType:
+def holdings(view: dict[str, Any], names: Sequence[str] | None = None) -> RenderableType:
     """Each player's holdings, hidden parts only for the viewing seat."""
     viewer = view["seat"]
     table = Table(box=box.SIMPLE_HEAD, expand=True, title="Players")
-    table.add_column("Seat", no_wrap=True)
+    table.add_column("Player", no_wrap=True)
     table.add_column("Dice", justify="right")
     table.add_column("Tokens", justify="right")
     table.add_column("Provinces")
@@ -150,11 +176,11 @@ def holdings(view: dict[str, Any]) -> RenderableType:
         table.add_column("Fortuna")
     for info in view["players_info"]:
         seat = info["seat"]
-        label = seat_label(seat, viewer)
+        label = seat_label(seat, viewer, names)
         if seat == view["start_player"]:
             label.append(" ★", style="bold yellow")
         senate = (
-            Text(" ".join(info["senate"]) or "—")
+            cards(info["senate"])
             if info["senate"] is not None
             else Text(f"{info['senate_count']} hidden", style="dim")
         )
@@ -179,29 +205,125 @@ def holdings(view: dict[str, Any]) -> RenderableType:
     return table
 
 
-def board(view: dict[str, Any], title: str | None = None) -> RenderableType:
-    """The whole table as seen from ``view``."""
+def header(view: dict[str, Any], names: Sequence[str] | None = None) -> Text:
+    """Round and phase, who is to move, and the roll on the table."""
     turn = view["turn"]
-    header = Text(f"Round {view['round']}/{view['rounds']} · {view['phase']}", style="bold")
+    text = Text(f"Round {view['round']}/{view['rounds']} · {view['phase']}", style="bold")
+    mover = view["to_move"]
+    if isinstance(mover, int):
+        text.append("   to move: ").append_text(seat_label(mover, view["seat"], names))
     if turn["seat"] is not None and turn["roll"]:
-        header.append("   roll of ").append_text(seat_label(turn["seat"]))
-        header.append(": ").append_text(dice(turn["roll"], turn["seat"]))
-    parts: list[RenderableType] = [header, buildings(view), displays(view), holdings(view)]
+        if turn["seat"] == mover:
+            text.append("   roll: ")
+        else:
+            text.append("   roll of ").append_text(seat_label(turn["seat"], names=names))
+            text.append(": ")
+        text.append_text(dice(turn["roll"], turn["seat"]))
+    return text
+
+
+def board(
+    view: dict[str, Any], names: Sequence[str] | None = None, title: str | None = None
+) -> RenderableType:
+    """The whole table as seen from ``view``.
+
+    When it is the viewing seat's decision, ends with ``Your roll:`` and the
+    Senate cards it chooses from.
+    """
+    parts: list[RenderableType] = [
+        header(view, names),
+        buildings(view, names),
+        displays(view),
+        holdings(view, names),
+    ]
+    me = view["seat"]
+    if me is not None and view["to_move"] == me:
+        roll = view["turn"]["roll"]
+        if roll and view["turn"]["seat"] == me:
+            parts.append(Text.assemble(("Your roll: ", "bold"), dice(roll, me)))
+        if view["senate_hand"]:
+            parts.append(
+                Text.assemble(("Senate cards to choose from: ", "bold"), cards(view["senate_hand"]))
+            )
     return Panel(Group(*parts), title=title or "Alea Iacta Est", border_style="grey50")
 
 
-def score_table(view: dict[str, Any]) -> RenderableType:
-    """The final scores with each player's breakdown (needs a terminal view)."""
+def describe_action(action: Action) -> str:
+    """A player's action in words, e.g. ``Castrum: 3 × 4``."""
+    kind = action.kind
+    values = action.dice
+    if kind == "R":
+        return f"re-roll {'-'.join(map(str, values))} (costs a token)"
+    if kind in BUILDING_NAMES:
+        word = BUILDING_NAMES[kind]
+        if kind == "C":
+            return f"{word}: {len(values)} × {values[0]}"
+        return f"{word}: {'-'.join(map(str, values))}"
+    what = {"K": "keep Senate card", "P": "take province", "N": "take patrician"}[kind]
+    return f"{what} {action.card}"
+
+
+def choices(actions: Sequence[Action], tokens: int) -> RenderableType:
+    """The numbered choices (placements and cards); re-rolls summarised in one hint."""
+    numbered = [a for a in actions if a.kind != "R"]
+    rerolls = [a for a in actions if a.kind == "R"]
+    cells = [
+        Text.assemble((f"{i:>3}. ", "bold"), (str(a), "cyan"), f"  {describe_action(a)}")
+        for i, a in enumerate(numbered, start=1)
+    ]
+    parts: list[RenderableType] = [Columns(cells, equal=True, column_first=True)]
+    if rerolls:
+        every = max(rerolls, key=lambda a: len(a.dice))
+        parts.append(
+            Text(
+                f"  Re-roll: type R: and the dice to re-roll, e.g. {every} for all "
+                f"({tokens} token{'s' if tokens != 1 else ''} left).",
+                style="dim",
+            )
+        )
+    return Group(*parts)
+
+
+def arrangement_table(
+    seat: int, arrangement: dict[str, Any], names: Sequence[str] | None = None
+) -> RenderableType:
+    """Where each of a player's patricians goes, and why each place scores what it does."""
+    title = seat_label(seat, names=names).append(": optimal arrangement")
+    table = Table(box=box.SIMPLE, title=title, title_justify="left")
+    table.add_column("Place")
+    table.add_column("Patricians")
+    table.add_column("Points", justify="right")
+    table.add_column("Why", style="dim")
+    for place in arrangement["places"]:
+        pats = list(place["patricians"]) + ([f"+{place['extra']}"] if place.get("extra") else [])
+        table.add_row(card(place["card"]), cards(pats), str(place["points"]), place["reason"])
+    for senate in arrangement["breakdown"]["senate"]:
+        table.add_row(card(senate["card"]), "", str(senate["points"]), senate["reason"])
+    if arrangement["unplaced"]:
+        table.add_row("unplaced", cards(arrangement["unplaced"]), "0", "tie-break value")
+    return table
+
+
+def score_table(
+    view: dict[str, Any], names: Sequence[str] | None = None, arrangements: bool = True
+) -> RenderableType:
+    """The final scores with each player's breakdown (needs a terminal view).
+
+    With ``arrangements`` (the default) each player's optimal arrangement
+    (RULES.md §5) comes first, then the totals, tie-breaks and winners.
+    """
     result = view["result"]
+    winners = set(result["winners"])
     table = Table(box=box.ROUNDED, title="Final scores (optimal arrangements)")
-    table.add_column("Seat", no_wrap=True)
-    for name in ("Provinces", "Patricians", "Senate", "Fortuna", "Tokens", "Total", "Tie-break"):
-        table.add_column(name, justify="right")
+    table.add_column("Player", no_wrap=True)
+    for column in ("Provinces", "Patricians", "Senate", "Fortuna", "Tokens", "Total", "Tie-break"):
+        table.add_column(column, justify="right")
     table.add_column("")
+    win = "winner" if len(winners) == 1 else "joint winner"
     for seat, arrangement in enumerate(result["arrangements"]):
         parts = arrangement["breakdown"]
         table.add_row(
-            seat_label(seat),
+            seat_label(seat, names=names),
             str(parts["province_cards"]),
             str(parts["patricians"]),
             str(parts["senate_total"]),
@@ -209,28 +331,15 @@ def score_table(view: dict[str, Any]) -> RenderableType:
             str(parts["tokens"]),
             Text(str(result["scores"][seat]), style="bold"),
             str(result["tiebreaks"][seat]),
-            Text("winner", style="bold green") if seat in result["winners"] else Text(""),
+            Text(win, style="bold green") if seat in winners else Text(""),
         )
-    return table
-
-
-def arrangement_table(seat: int, arrangement: dict[str, Any]) -> RenderableType:
-    """Where each of a player's patricians goes, and why each place scores what it does."""
-    table = Table(box=box.SIMPLE, title=f"Seat {seat}: arrangement", title_justify="left")
-    table.add_column("Place")
-    table.add_column("Patricians")
-    table.add_column("Points", justify="right")
-    table.add_column("Why", style="dim")
-    for place in arrangement["places"]:
-        names = list(place["patricians"]) + ([f"+{place['extra']}"] if place.get("extra") else [])
-        table.add_row(card(place["card"]), cards(names), str(place["points"]), place["reason"])
-    for senate in arrangement["breakdown"]["senate"]:
-        table.add_row(
-            Text(senate["card"], style="bold"), "", str(senate["points"]), senate["reason"]
-        )
-    if arrangement["unplaced"]:
-        table.add_row("unplaced", cards(arrangement["unplaced"]), "0", "tie-break value")
-    return table
+    if not arrangements:
+        return table
+    tables = [
+        arrangement_table(seat, arrangement, names)
+        for seat, arrangement in enumerate(result["arrangements"])
+    ]
+    return Group(*tables, table)
 
 
 BUILDING_WORDS = {
@@ -242,14 +351,14 @@ BUILDING_WORDS = {
 }
 
 
-def describe(token: str, seat: int | str | None) -> Text:
+def describe(token: str, seat: int | str | None, names: Sequence[str] | None = None) -> Text:
     """One event of a record as a line a person reads, e.g. ``seat 1 places 4 4 in the Castrum``.
 
     ``seat`` is who was to move before the event (a seat, or ``"chance"``);
     for chance events it is the seat whose roll or draw it was, if any.
     """
     kind, _, rest = token.partition(":")
-    who = seat_label(seat) if isinstance(seat, int) else Text("chance", style="dim")
+    who = seat_label(seat, names=names) if isinstance(seat, int) else Text("chance", style="dim")
     line = Text()
     if kind in BUILDING_WORDS:
         values = [int(ch) for ch in rest]
@@ -259,7 +368,7 @@ def describe(token: str, seat: int | str | None) -> Text:
         line.append_text(who).append(" spends a token to re-roll ")
         line.append_text(dice([int(ch) for ch in rest], int(seat or 0)))
     elif kind == "K":
-        line.append_text(who).append(" keeps a Senate card ").append(rest, style="bold")
+        line.append_text(who).append(" keeps a Senate card ").append_text(card(rest))
     elif kind == "P":
         line.append_text(who).append(" takes the province ").append_text(card(rest))
     elif kind == "N":

@@ -61,8 +61,12 @@ def test_full_game_with_every_command(tmp_path: Path, monkeypatch: pytest.Monkey
         "Could not save:",
         "Could not load:",
         "Loaded alea-save.json",
+        "Your roll:",
+        "Player 1 (gray) (you)",
+        "Re-roll: type R:",
         "Final scores",
-        "optimal arrangement",
+        "Player 1 (gray): optimal arrangement",
+        "winner",
     ):
         assert expected in text, expected
     assert (tmp_path / "alea-save.json").exists()
@@ -91,11 +95,17 @@ def test_hotseat_hands_over_and_hides() -> None:
         who = segment.split(".", 1)[0]
         other = "Aulus" if who == "Berenice" else "Berenice"
         # Only the seat at the keyboard is "(you)"; the other's Senate cards are hidden.
-        assert f"{who} (" in segment
-        for line in segment.splitlines():
-            if line.strip().startswith(f"{other} ("):
-                assert "(you)" not in line
-                assert "hidden" in line or "–" in line or "Senate" not in line
+        assert f"{who} (gray) (you)" in segment or f"{who} (brown) (you)" in segment
+        players_table = segment.split("Player ", 1)[1].split("╰", 1)[0]
+        rows = [
+            line.strip(" │")
+            for line in players_table.splitlines()
+            if line.strip(" │").startswith(f"{other} (")
+        ]
+        assert rows, segment  # the other human's row in the players table
+        for row in rows:
+            assert "(you)" not in row
+            assert "hidden" in row
 
 
 def test_notation_is_case_insensitive() -> None:

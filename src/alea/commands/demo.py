@@ -14,7 +14,7 @@ import typer
 
 import alea.iacta as iacta
 from alea.commands._common import console, fail
-from alea.render import arrangement_table, board, describe, score_table
+from alea.render import board, describe, score_table
 
 
 def _make_bots(levels: list[str]) -> list[Any]:
@@ -66,7 +66,4 @@ def register(app: typer.Typer) -> None:
                 time.sleep(delay)
             if state.round != before_round or state.is_terminal():
                 console.print(board(state.view(None), title=f"After round {before_round + 1}"))
-        final = state.view(None)
-        for seat, arrangement in enumerate(final["result"]["arrangements"]):
-            console.print(arrangement_table(seat, arrangement))
-        console.print(score_table(final))
+        console.print(score_table(state.view(None)))

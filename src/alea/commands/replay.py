@@ -37,7 +37,7 @@ def replay_record(record: dict[str, Any], verify: bool, quiet: bool) -> bool:
         console.print(f"[yellow]The record ends before the game does ({state.phase_name}).[/]")
         return not verify
     final = state.view(None)
-    console.print(score_table(final))
+    console.print(score_table(final, arrangements=not quiet))
     if not verify:
         return True
     expected = record.get("result")

@@ -24,8 +24,8 @@ from rich.console import Console
 from rich.text import Text
 
 import alea.iacta as iacta
+from alea import render
 from alea.iacta.notation import CARD_KINDS, DICE_KINDS
-from alea.play import render
 from alea.play.session import Session
 
 DEFAULT_SAVE = "alea-save.json"
@@ -185,7 +185,7 @@ class TerminalGame:
             except iacta.IllegalActionError as err:
                 self.console.print(f"[red]Not allowed:[/] {err}")
                 continue
-            self.console.print(f"You: {done} ({render.describe(done)})")
+            self.console.print(f"You: {done} ({render.describe_action(done)})")
             self.seen[seat] = len(self.session.state.history)
             return
 
