@@ -203,6 +203,12 @@ def main() -> None:
         f"Alea Iacta Est, {args.players} players, {args.games} random games per interface "
         f"(after {args.warmup} warm-up games)"
     )
+    try:
+        from alea.envs.observation import BUILDER
+
+        print(f"observation and mask builders: {BUILDER} (ALEA_PURE_PYTHON=1 forces python)")
+    except ImportError:
+        pass
     print(f"{'interface':<12} {'decisions/s':>12} {'of raw':>8} {'µs/decision':>12}")
     for name in loops:
         rate = decisions[name] / seconds[name]
