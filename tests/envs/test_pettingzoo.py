@@ -149,3 +149,29 @@ def test_bad_arguments() -> None:
         env(reward="margin")
     with pytest.raises(ValueError):
         env(render_mode="rgb_array")
+
+
+def test_agent_iterator_enforces_the_loop_like_pettingzoos() -> None:
+    """The wrapper's fast agent iterator keeps PettingZoo's order checks and its max_iter."""
+    game = env(players=3)
+    with pytest.raises(AttributeError):
+        game.agent_selection  # noqa: B018 (before reset)
+    game.reset(seed=4)
+    agents = game.agent_iter()
+    first = next(agents)
+    assert first == game.agent_selection == "player_0"
+    with pytest.raises(AssertionError, match="step"):
+        next(agents)  # no step() since the last agent
+    game.step(int(np.flatnonzero(game.observe(first)["action_mask"])[0]))
+    assert next(agents) == game.agent_selection
+    game.reset(seed=4)
+    assert len(list(game.agent_iter(0))) == 0
+    steps = 0
+    for agent in game.agent_iter(5):
+        observation, _, terminated, truncated, _ = game.last()
+        game.step(
+            None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0])
+        )
+        steps += 1
+        assert agent.startswith("player_")
+    assert steps == 5
