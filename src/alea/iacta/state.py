@@ -653,7 +653,7 @@ class State:
             card = action.card
             self.senate_hand.remove(card)
             self.senate_cards[seat].append(card)
-            self._return_straight(seat)
+            self._clear_straight(seat, self.dice_left)
             self.senate_turn += 1
             if self.senate_turn < len(self.senate_takers) and self.senate_hand:
                 self.player = self.senate_takers[self.senate_turn]
@@ -740,26 +740,25 @@ class State:
         count = senate.takers(self.players)
         self.senate_takers = ranked[:count]
         for seat in ranked[count:]:
-            self._lose_straight(seat)
+            self._clear_straight(seat, self.latrine)
         self.senate_hand = []
         self.phase = DRAW_SENATE
 
-    def _return_straight(self, seat: int) -> None:
-        straight = self.senate[seat]
-        if straight is not None:
-            self.dice_left[seat] += straight[1] - straight[0] + 1
-            self.senate[seat] = None
+    def _clear_straight(self, seat: int, into: list[int]) -> None:
+        """Take ``seat``'s Senate straight off the board, its dice going to ``into[seat]``.
 
-    def _lose_straight(self, seat: int) -> None:
+        ``into`` is ``self.dice_left`` for a player who took a card (the dice
+        come back, RULES.md §4.2) or ``self.latrine`` for one who did not.
+        """
         straight = self.senate[seat]
         if straight is not None:
-            self.latrine[seat] += straight[1] - straight[0] + 1
+            into[seat] += straight[1] - straight[0] + 1
             self.senate[seat] = None
 
     def _start_castrum(self) -> None:
         # Takers who were never handed a card (the hand ran out) lose their straights.
         for seat in range(self.players):
-            self._lose_straight(seat)
+            self._clear_straight(seat, self.latrine)
         self.senate_takers = []
         ranked = castrum.ranking(self.castrum)
         winners = len(self.revealed_provinces)
