@@ -63,6 +63,24 @@ def quick_bots(level: str) -> RandomBot:
     return RandomBot()
 
 
+class ShiftedClock:
+    """The wall clock plus an offset a test moves forward (``Settings.clock``).
+
+    Time still flows (countdowns in a browser move), but an hour-long time limit
+    runs out the moment a test calls :meth:`advance`. Reading and moving a float
+    across threads is safe enough for a test and its live server.
+    """
+
+    def __init__(self, offset: float = 0.0) -> None:
+        self.offset = offset
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
 # ----------------------------------------------------------------- databases
 
 

@@ -1,4 +1,5 @@
-"""Dado Romano in headless Chromium: create a 2-player game against a bot, click a few turns.
+"""Dado Romano in headless Chromium: create a 2-player game against a bot, click a few turns;
+watch a game's countdown and the "last round" banner when its time limit runs out.
 
 The screenshot goes to a temporary directory, or to docs/screenshots/romano.png when
 ``ALEA_UPDATE_SCREENSHOTS=1``.
@@ -9,14 +10,16 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from alea.server import Settings
-from tests.server.support import LiveServer, database
+from tests.server.support import LiveServer, ShiftedClock, create_game, database
 from tests.web.test_browser import ARGS, CHROMIUM, ROOT, record_frames, watch_errors
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
@@ -30,6 +33,8 @@ def romano_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             bot_delay=0.05,
             sqlite_synchronous="NORMAL",
             idle_timeout=600,
+            clock=ShiftedClock(),
+            deadline_poll=0.05,
         )
         with LiveServer(settings) as server:
             yield server
@@ -50,7 +55,10 @@ def test_romano_against_a_bot_in_the_browser(romano_live: LiveServer, tmp_path: 
         frames = record_frames(page)
         page.goto(romano_live.base + "/")
         page.fill("#qname", "Marcus")
+        assert not page.locator("#timelimit").is_visible()  # Iacta has no time limit
         page.select_option("#gamekind", "romano")
+        assert page.locator("#timelimit").is_visible()
+        assert page.input_value("#timelimit") == "60"
         page.click('#pcount button[data-n="6"]')
         assert page.locator("#seatrows li").count() == 6
         page.click('#pcount button[data-n="2"]')
@@ -88,3 +96,32 @@ def test_romano_against_a_bot_in_the_browser(romano_live: LiveServer, tmp_path: 
         if m["legal"]:
             assert m["view"]["current_player"] == 0
     assert any(u["legal"] for u in updates) or updates[-1]["status"] == "finished"
+
+
+def test_romano_countdown_and_last_round(romano_live: LiveServer) -> None:
+    """The table counts down to the deadline and shows the banner once time is up."""
+    clock = romano_live.settings.clock
+    assert isinstance(clock, ShiftedClock)
+    base = romano_live.base
+    human = {"kind": "human"}
+    created = create_game(base, [human, human], game="romano", time_limit=30, name="Ann")
+    game_id = created["game"]["id"]
+    claimed = httpx.post(f"{base}/api/games/{game_id}/seats/1/claim", json={}, timeout=30)
+    assert claimed.status_code == 200
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(viewport={"width": 1000, "height": 700}, locale="en-US")
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{base}/game/{game_id}?watch=1")
+        page.wait_for_selector("#clock:not([hidden])")
+        assert re.fullmatch(r"◷ (30:00|29:[0-5]\d)", page.inner_text("#clock").strip())
+        assert page.locator("#lastround").count() == 0
+        clock.advance(30 * 60 + 1)
+        page.wait_for_selector("#lastround", timeout=10_000)
+        assert "Last round" in page.inner_text("#lastround")
+        assert "time is up" in page.inner_text("#clock")
+        assert "last round" in page.inner_text("#roundinfo")
+        context.close()
+        browser.close()
+    assert not errors, errors

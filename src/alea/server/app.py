@@ -29,6 +29,7 @@ import alea.iacta as iacta
 from alea.server import i18n
 from alea.server.config import Settings
 from alea.server.games import (
+    DEFAULT,
     FINISHED,
     HUMAN,
     Game,
@@ -112,6 +113,7 @@ def state_out(game: Game, seat: int | None, idle_timeout: float) -> dict[str, An
         "log": game.log_entries(seat, 0),
         "seats": game.seats_json(),
         "takeover_at": game.takeover_at(idle_timeout),
+        "clock": game.clock_json(),
     }
 
 
@@ -211,7 +213,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/api/games", response_model=CreatedOut, status_code=201, responses=ERRORS, tags=["games"]
     )
     async def create_game(body: CreateGameIn) -> dict[str, Any]:
-        """Create a game; the creator gets a seat token unless ``sit`` is false."""
+        """Create a game; the creator gets a seat token unless ``sit`` is false.
+
+        ``time_limit`` (Dado Romano, minutes): absent means the default of one hour,
+        0 or null no limit; the clock starts when every seat is taken.
+        """
         specs = [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
         claim = body.claim
         if body.sit and claim is None:
@@ -225,6 +231,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             claim=claim,
             name=body.name,
             game_kind=body.game,
+            # Absent and null differ: absent is the kind's default, null is "no limit".
+            time_limit=body.time_limit if "time_limit" in body.model_fields_set else DEFAULT,
         )
         return {
             "game": created.game.info(),

@@ -1,13 +1,15 @@
 """Server settings: one frozen object handed to :func:`alea.server.create_app`.
 
 Everything that tests and benchmarks want to change (database, bot delay,
-idle timeout, the random source) is a field here rather than a global, so two
-apps with different settings can live in one process.
+idle timeout, the random source, the clock of time limits) is a field here
+rather than a global, so two apps with different settings can live in one
+process.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,3 +77,11 @@ class Settings:
     tune_gc: bool = False
     #: Extra keyword arguments for SQLAlchemy's ``create_engine``.
     engine_options: dict[str, Any] = field(default_factory=dict)
+    #: The wall clock (epoch seconds) that time limits are measured with: deadlines are
+    #: fixed, stored and checked against it. Tests inject a clock they can move forward,
+    #: so that an hour-long Dado Romano limit runs out at once.
+    clock: Callable[[], float] = time.time
+    #: Longest the time-limit watcher sleeps before it looks at the clock again (seconds).
+    #: It sleeps until the next deadline and is woken when a new one appears, so this
+    #: only bounds the delay after the wall clock (or an injected clock) jumps ahead.
+    deadline_poll: float = 5.0

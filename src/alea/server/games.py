@@ -13,12 +13,23 @@ goes through :meth:`GameServer.act`, which, under the game's lock:
 
 So a refused or failed action changes nothing anywhere, and nobody is ever
 told of an action that is not on disk.
+
+Time limits (Dado Romano, RULES.md B1) take the same path. The deadline is
+fixed when play begins (the status turns ``active``) and stored with that
+status change; one watcher task (:meth:`GameServer._watch_deadlines`, started
+and stopped with the server) sleeps until the next deadline and then applies
+the kind's ``last-round`` event under the game's lock, committed before anyone
+hears of it, exactly like a move. After a restart every stored deadline is
+watched again, so an overdue game gets its ``last-round`` at once; the event is
+in the replayed log once applied, and the engine refuses a second one, so it is
+never applied twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import json
 import logging
 import random
@@ -27,13 +38,14 @@ import time
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import alea.iacta as iacta
 from alea.iacta.cards import PLAYER_COLOURS
 from alea.server import auth
 from alea.server.config import BOT_LEVELS, Bot, Settings
-from alea.server.kinds import IACTA, BadMove, ChanceMove, Kind, kind
+from alea.server.kinds import IACTA, BadMove, ChanceMove, Kind, RefereeMove, kind
 from alea.server.storage import (
     GameRecord,
     SeatRecord,
@@ -60,6 +72,24 @@ BOT = "bot"
 #: Default names of bots, by seat: Romans of the late Republic.
 BOT_NAMES = ("Cicero", "Livia", "Brutus", "Cornelia", "Cassius", "Octavia")
 
+#: The time limits a creator may choose, in minutes (0 or None: no limit). Ten hours is
+#: far longer than any game, yet small enough to catch a limit typed in seconds.
+MIN_TIME_LIMIT: Final = 1
+MAX_TIME_LIMIT: Final = 600
+#: Seconds before the watcher tries again to declare a last round it could not store.
+DEADLINE_RETRY: Final = 1.0
+
+
+class _Default(enum.Enum):
+    """The type of :data:`DEFAULT`: "the creator did not say" (which is not None: no limit)."""
+
+    DEFAULT = "default"
+
+
+#: ``time_limit`` not given: the kind's default (one hour for Dado Romano, none for Iacta).
+DEFAULT: Final = _Default.DEFAULT
+TimeLimit = int | None | Literal[_Default.DEFAULT]
+
 
 #: Compact JSON without the circular-reference check (the data is plain and acyclic).
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -79,6 +109,14 @@ class ServerError(Exception):
 def actor_of(state: iacta.State) -> int | None:
     """The seat an event about to be applied belongs to (None for public reveals)."""
     return kind(IACTA).actor_of(state)
+
+
+def utc_text(timestamp: float | None) -> str | None:
+    """``timestamp`` (epoch seconds) as ISO 8601 UTC (``2026-01-01T12:00:00Z``), or None."""
+    if timestamp is None:
+        return None
+    moment = datetime.fromtimestamp(timestamp, tz=UTC)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def clean_name(name: object, fallback: str) -> str:
@@ -152,6 +190,11 @@ class Game:
     #: The game kind: ``iacta`` or ``romano`` (see :mod:`alea.server.kinds`).
     game: str = IACTA
     result: dict[str, Any] | None = None
+    #: The time limit in minutes (Dado Romano), or None: no limit.
+    time_limit: int | None = None
+    #: When the time limit runs out (epoch seconds of the server's clock), fixed when play
+    #: begins; None while the game is open or without a limit.
+    deadline: float | None = None
     updated_at: float = field(default_factory=time.time)
     #: When the current decision began (wall clock), for the idle takeover.
     turn_since: float = field(default_factory=time.time)
@@ -211,6 +254,22 @@ class Game:
             "open_seats": [s.seat for s in self.seats if not s.claimed],
             "spectators": sum(1 for c in self.connections if c.seat is None),
             "result": self.result,
+            "clock": self.clock_json(),
+        }
+
+    def clock_json(self) -> dict[str, Any] | None:
+        """The time limit as clients show it (None: the game has none).
+
+        The deadline rather than the time left, so the JSON changes only when the
+        game does (it is cached per change) and each client counts down by itself.
+        """
+        if self.time_limit is None:
+            return None
+        return {
+            "time_limit": self.time_limit,
+            "deadline": self.deadline,
+            "deadline_utc": utc_text(self.deadline),
+            "last_round": self.kind.last_round_declared(self.state),
         }
 
     def takeover_at(self, idle_timeout: float) -> float | None:
@@ -265,7 +324,8 @@ class Game:
             )
             tail = (
                 f'"seats":{_encode(self.seats_json())},"turn_since":{_encode(self.turn_since)},'
-                f'"takeover_at":{_encode(self.takeover_at(idle_timeout))}'
+                f'"takeover_at":{_encode(self.takeover_at(idle_timeout))},'
+                f'"clock":{_encode(self.clock_json())}'
             )
             self._shared = (self.stamp, head, tail)
         return self._shared[1], self._shared[2]
@@ -306,11 +366,15 @@ class GameServer:
         self._bot_factory: Callable[[str], Bot] | None = settings.bot_factory
         self._closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Games whose time limit has not yet made its last round: id -> deadline.
+        self._deadlines: dict[str, float] = {}
+        self._deadline_wake: asyncio.Event | None = None
+        self._deadline_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        """Start the writer and rebuild every unfinished game from its stored log."""
+        """Start the writer, rebuild every unfinished game from its log, watch the deadlines."""
         self.store.start()
         records = await asyncio.to_thread(self.store.load_unfinished)
         for record in records:
@@ -326,11 +390,22 @@ class GameServer:
                 # action before it), but a log cut short by hand must not hang the game.
                 await self._advance_chance(game)
             self.schedule_bots(game)
+            self._watch(game)
+        self._deadline_wake = asyncio.Event()
+        self._deadline_task = asyncio.get_running_loop().create_task(
+            self._watch_deadlines(), name="alea-deadlines"
+        )
         log.info("rebuilt %d unfinished games", len(records))
 
     async def stop(self) -> None:
-        """Stop bots, close connections and flush the store."""
+        """Stop the deadline watcher and the bots, close connections and flush the store."""
         self._closing = True
+        if self._deadline_task is not None:
+            assert self._deadline_wake is not None
+            self._deadline_wake.set()  # it finishes a declaration under way, then returns
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._deadline_task
+            self._deadline_task = None
         for game in self.games.values():
             if game.bot_task is not None:
                 game.bot_task.cancel()
@@ -375,6 +450,8 @@ class GameServer:
             rng=self.settings.chance_rng(),
             result=record.result,
             game=record.game,
+            time_limit=record.time_limit,
+            deadline=record.deadline,
         )
 
     # --------------------------------------------------------------- lookup
@@ -395,6 +472,8 @@ class GameServer:
             self.games[game_id] = game
             if game.status == FINISHED:
                 self._remember_finished(game_id)
+            else:  # started by another process on the same database
+                self._watch(game)
         return game
 
     def _remember_finished(self, game_id: str) -> None:
@@ -441,12 +520,18 @@ class GameServer:
         claim: int | None = None,
         name: str = "",
         game_kind: str = IACTA,
+        time_limit: TimeLimit = DEFAULT,
     ) -> Created:
-        """Create a game: seats, the set-up chance events, and the creator's seat if any."""
+        """Create a game: seats, the set-up chance events, and the creator's seat if any.
+
+        ``time_limit`` is in minutes (:data:`DEFAULT`: the kind's default; 0 or None: no
+        limit); its clock starts when play begins, i.e. when every seat is taken.
+        """
         try:
             rules = kind(game_kind)
         except KeyError:
             raise ServerError("bad_request", 422, detail=f"unknown game {game_kind!r}") from None
+        limit = time_limit_for(rules, time_limit)
         n = len(specs)
         lo, hi = rules.min_players, rules.max_players
         if not lo <= n <= hi:
@@ -477,6 +562,7 @@ class GameServer:
             state.apply(state.sample_chance(rng))
         status = ACTIVE if all(s.claimed for s in seats) else OPEN
         now = time.time()
+        deadline = self._deadline_from_now(limit) if status == ACTIVE else None
         game = Game(
             id=auth.new_game_id(),
             players=n,
@@ -490,6 +576,8 @@ class GameServer:
             seats=seats,
             rng=rng,
             game=rules.name,
+            time_limit=limit,
+            deadline=deadline,
         )
         record = GameRecord(
             id=game.id,
@@ -504,10 +592,13 @@ class GameServer:
             seats=[s.record() for s in seats],
             events=list(state.history),
             game=rules.name,
+            time_limit=limit,
+            deadline=deadline,
         )
         await self._write(op_create_game(record, actors))
         self.games[game.id] = game
         self.schedule_bots(game)
+        self._watch(game)
         return Created(game, claim, token)
 
     async def claim(self, game: Game, seat: int, name: object) -> str:
@@ -525,15 +616,20 @@ class GameServer:
                 seat, HUMAN, None, clean_name(name, f"Player {seat + 1}"), auth.hash_token(token)
             )
             status = ACTIVE if all(s.claimed for s in game.seats if s.seat != seat) else None
-            await self._write(op_update_seats(game.id, [updated.record()], status=status))
+            deadline = self._deadline_from_now(game.time_limit) if status is not None else None
+            await self._write(
+                op_update_seats(game.id, [updated.record()], status=status, deadline=deadline)
+            )
             updated.connections = target.connections
             game.seats[seat] = updated
             if status is not None:
                 game.status = status
                 game.turn_since = time.time()
+                game.deadline = deadline
             game.updated_at = time.time()
         game.changed()
         self.schedule_bots(game)
+        self._watch(game)
         return token
 
     async def fill_with_bots(self, game: Game, by_seat: int, level: str) -> None:
@@ -546,17 +642,22 @@ class GameServer:
             changed = [
                 Seat(s.seat, BOT, level, BOT_NAMES[s.seat]) for s in game.seats if not s.claimed
             ]
+            deadline = self._deadline_from_now(game.time_limit)
             await self._write(
-                op_update_seats(game.id, [s.record() for s in changed], status=ACTIVE)
+                op_update_seats(
+                    game.id, [s.record() for s in changed], status=ACTIVE, deadline=deadline
+                )
             )
             for s in changed:
                 game.seats[s.seat] = s
             game.status = ACTIVE
+            game.deadline = deadline
             game.turn_since = time.time()
             game.updated_at = time.time()
         log.info("game %s: seat %d filled %d seats with bots", game.id, by_seat, len(changed))
         game.changed()
         self.schedule_bots(game)
+        self._watch(game)
 
     # --------------------------------------------------------------- actions
 
@@ -579,7 +680,7 @@ class GameServer:
                 raise ServerError("game_over", 409)
             if game.status == OPEN:
                 raise ServerError("not_started", 409)
-            if version != game.version:
+            if version != game.version and not self._only_time_up_since(game, version):
                 raise ServerError("stale_version", 409, sent=version, version=game.version)
             state = game.state
             if state.current_player() != seat:
@@ -595,6 +696,13 @@ class GameServer:
                     422,
                     detail=f"{text}: chance outcomes are drawn by the server, not by players",
                 ) from None
+            except RefereeMove:
+                raise ServerError(
+                    "illegal_action",
+                    422,
+                    detail=f"{text}: the server declares the last round when the time limit "
+                    "has passed, not the players",
+                ) from None
             new = state.clone()
             try:
                 new.apply(token)
@@ -609,8 +717,20 @@ class GameServer:
         self.schedule_bots(game)
         return start, game.version
 
-    async def _commit(self, game: Game, new: Any, start: int, actors: list[int | None]) -> None:
-        """Store the events from ``start`` on, then make ``new`` the game's state (lock held)."""
+    async def _commit(
+        self,
+        game: Game,
+        new: Any,
+        start: int,
+        actors: list[int | None],
+        *,
+        keep_turn: bool = False,
+    ) -> None:
+        """Store the events from ``start`` on, then make ``new`` the game's state (lock held).
+
+        ``keep_turn``: the events are not the player's doing (the clock's ``last-round``),
+        so the player's idle time keeps running.
+        """
         events = new.history[start:]
         status: str | None = None
         result: dict[str, Any] | None = None
@@ -626,10 +746,13 @@ class GameServer:
             raise ServerError("stale_version", 409, sent=start, version=game.version) from None
         game.state = new
         game.actors.extend(actors)
-        game.updated_at = game.turn_since = time.time()
+        game.updated_at = time.time()
+        if not keep_turn:
+            game.turn_since = game.updated_at
         if status is not None:
             game.status = status
             game.result = result
+            self._deadlines.pop(game.id, None)
             self._remember_finished(game.id)
         game.changed()
 
@@ -649,7 +772,7 @@ class GameServer:
             return
         fresh = self._rebuild(record)
         game.state, game.actors, game.status = fresh.state, fresh.actors, fresh.status
-        game.result = fresh.result
+        game.result, game.deadline = fresh.result, fresh.deadline
         game.changed()
 
     async def _advance_chance(self, game: Game) -> None:
@@ -662,6 +785,106 @@ class GameServer:
                 new.apply(new.sample_chance(game.rng))
             if actors:
                 await self._commit(game, new, start, actors)
+
+    # ------------------------------------------------------------ time limits
+
+    def _deadline_from_now(self, limit: int | None) -> float | None:
+        """The deadline of a game whose play begins now (None without a time limit)."""
+        if limit is None:
+            return None
+        return self.settings.clock() + limit * 60.0
+
+    def _only_time_up_since(self, game: Game, version: object) -> bool:
+        """Whether every event after ``version`` is the clock's ``last-round``.
+
+        That event changes neither whose turn it is nor what they may do, so a move
+        chosen just before the time ran out is still accepted rather than bounced
+        as stale (the player would only have to click the same button again).
+        """
+        event = game.kind.time_up_event
+        if event is None or not isinstance(version, int) or not 0 <= version < game.version:
+            return False
+        return all(e == event for e in game.state.history[version:])
+
+    def _watch(self, game: Game) -> None:
+        """Have the watcher declare ``game``'s last round at its deadline, if still due."""
+        if (
+            game.deadline is None
+            or game.status != ACTIVE
+            or game.kind.time_up_event is None
+            or not game.kind.time_up_pending(game.state)
+        ):
+            return
+        self._deadlines[game.id] = game.deadline
+        if self._deadline_wake is not None:
+            self._deadline_wake.set()
+
+    async def _watch_deadlines(self) -> None:
+        """The one task behind every time limit: sleep until the next deadline, then act.
+
+        One task for all games (not one per game) keeps the cost independent of how
+        many games have a limit. It is woken when a deadline is added and looks at
+        the clock at least every ``deadline_poll`` seconds, so an injected or
+        jumping clock is noticed too.
+        """
+        wake = self._deadline_wake
+        assert wake is not None
+        poll = max(0.01, self.settings.deadline_poll)
+        while not self._closing:
+            wake.clear()
+            delay = poll
+            try:
+                now = self.settings.clock()
+                due = sorted((d, g) for g, d in self._deadlines.items() if d <= now)
+                for _, game_id in due:
+                    if self._closing:
+                        return
+                    await self._time_up(game_id)
+                upcoming = min(self._deadlines.values(), default=None)
+                if upcoming is not None:
+                    delay = min(poll, max(0.0, upcoming - self.settings.clock()))
+            except Exception:  # the watcher must outlive any one failure, or limits stop
+                log.exception("the deadline watcher failed; looking again shortly")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), delay)
+
+    async def _time_up(self, game_id: str) -> None:
+        """Declare the last round of ``game_id`` now; on a failure, try again shortly."""
+        game = self.games.get(game_id)
+        try:
+            if game is not None:
+                # Shielded like a move: once the write is under way it completes, even if
+                # the watcher is cancelled, so memory and disk never disagree.
+                await asyncio.shield(self._declare_last_round(game))
+        except ServerError as err:
+            # stale_version: another process moved the game and it was reloaded; look
+            # again shortly (the reloaded log may already hold the declaration).
+            log.warning("game %s: last round not declared yet (%s); retrying", game_id, err.code)
+            self._deadlines[game_id] = self.settings.clock() + DEADLINE_RETRY
+            return
+        except Exception:
+            log.exception("game %s: declaring the last round failed; retrying", game_id)
+            self._deadlines[game_id] = self.settings.clock() + DEADLINE_RETRY
+            return
+        self._deadlines.pop(game_id, None)
+
+    async def _declare_last_round(self, game: Game) -> None:
+        """Apply the kind's time-up event to ``game`` through the same commit as a move."""
+        async with game.lock:
+            rules = game.kind
+            event = rules.time_up_event
+            if event is None or game.status != ACTIVE or not rules.time_up_pending(game.state):
+                return  # finished meanwhile, or already declared (e.g. by the log on restart)
+            new = game.state.clone()
+            start = game.version
+            new.apply(event)
+            actors: list[int | None] = [None]  # the referee's event: nobody's seat
+            while new.is_chance():
+                actors.append(rules.actor_of(new))
+                new.apply(new.sample_chance(game.rng))
+            await self._commit(game, new, start, actors, keep_turn=True)
+        log.info("game %s: time is up, round %s is the last", game.id, game.state.round)
+        self.schedule_bots(game)
 
     # ------------------------------------------------------- seats and bots
 
@@ -811,6 +1034,41 @@ class GameServer:
         if conn.seat is not None:
             game.seats[conn.seat].connections -= 1
         game.changed()
+
+
+def time_limit_for(rules: Kind, asked: object) -> int | None:
+    """The time limit in minutes a new game of ``rules`` gets when ``asked`` (None: none).
+
+    :data:`DEFAULT` gives the kind's default; 0 and None mean no limit. Anything else
+    must be a whole number of minutes in ``MIN_TIME_LIMIT..MAX_TIME_LIMIT`` for a kind
+    that has a time limit (``bad_time_limit`` otherwise): a silently ignored limit
+    would surprise the players far more than a refusal.
+    """
+    if asked is DEFAULT:
+        return rules.default_time_limit if rules.time_up_event is not None else None
+    if asked is None or (isinstance(asked, int) and not isinstance(asked, bool) and asked == 0):
+        return None
+    if rules.time_up_event is None:
+        raise ServerError(
+            "bad_time_limit",
+            422,
+            detail=f"{rules.name} games have no time limit",
+            low=MIN_TIME_LIMIT,
+            high=MAX_TIME_LIMIT,
+        )
+    if (
+        isinstance(asked, bool)
+        or not isinstance(asked, int)
+        or not MIN_TIME_LIMIT <= asked <= MAX_TIME_LIMIT
+    ):
+        raise ServerError(
+            "bad_time_limit",
+            422,
+            detail=f"time_limit {asked!r} is not {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT} minutes",
+            low=MIN_TIME_LIMIT,
+            high=MAX_TIME_LIMIT,
+        )
+    return asked
 
 
 def seat_specs(items: Iterable[dict[str, Any]]) -> list[SeatSpec]:

@@ -154,6 +154,10 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
             "version": game.version,
             "idle_timeout": server.settings.idle_timeout,
             "bot_delay": server.settings.bot_delay,
+            # The server's clock now: a client counts a deadline down against its own
+            # clock corrected by the difference, so a phone set two minutes fast still
+            # shows the true time left.
+            "server_time": server.settings.clock(),
         }
     )
     conn.mark_dirty()

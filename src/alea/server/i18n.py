@@ -88,6 +88,12 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Bad request: {detail}",
         "it": "Richiesta non valida: {detail}",
     },
+    "bad_time_limit": {
+        "en": "The time limit is {low} to {high} minutes, or 0 for none, and only Dado Romano "
+        "has one: {detail}",
+        "it": "Il tempo limite va da {low} a {high} minuti, oppure 0 per nessun limite, e solo "
+        "Dado Romano ne ha uno: {detail}",
+    },
     "not_finished": {
         "en": "The replay is available when the game is over.",
         "it": "La replica è disponibile a partita finita.",

@@ -9,7 +9,10 @@ event log, group commit, restart by replay) is the same for every kind.
 
 Dado Romano's bot picks uniformly among the legal actions (:class:`RandomRomanoBot`);
 its software referee draws riddles and questions from the bank as chance
-outcomes, server-side, like every other chance event.
+outcomes, server-side, like every other chance event. Its time limit (RULES.md
+B1) is the server's clock, not a player's move: the kind names the event the
+server applies when the time is up (``last-round``) and refuses it from
+players (:class:`RefereeMove`); the engine itself never reads a clock.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any, Final
 import alea.iacta as iacta
 import alea.romano as romano
 from alea.iacta.cards import PLAYER_COLOURS
+from alea.romano.notation import LAST_ROUND
 from alea.romano.texts import EFFECTS
 from alea.server.config import Bot
 
@@ -42,6 +46,10 @@ class ChanceMove(Exception):
     """A move text that is a chance outcome: only the server draws those."""
 
 
+class RefereeMove(Exception):
+    """A move text that only the server's referee makes (the time limit's ``last-round``)."""
+
+
 class Kind:
     """The rules engine of one game kind, as the room uses it (Alea Iacta Est here)."""
 
@@ -49,6 +57,11 @@ class Kind:
     min_players: int = 2
     max_players: int = 5
     illegal: type[Exception] = iacta.IllegalActionError
+    #: The event the server applies when a game's time limit runs out (None: this
+    #: kind has no time limit, and creating a game with one is refused).
+    time_up_event: str | None = None
+    #: Minutes of the time limit when the creator does not choose (None: no limit).
+    default_time_limit: int | None = None
 
     def colour(self, seat: int) -> str:
         return str(PLAYER_COLOURS[seat])
@@ -108,6 +121,14 @@ class Kind:
         """The bot for this kind (None: the server's bot factory for ``level``)."""
         return None
 
+    def time_up_pending(self, state: Any) -> bool:
+        """Whether :attr:`time_up_event` may still be applied to ``state`` (never here)."""
+        return False
+
+    def last_round_declared(self, state: Any) -> bool:
+        """Whether the time limit's last round has been declared (never here)."""
+        return False
+
 
 class RandomRomanoBot:
     """Dado Romano's bot: a uniformly random legal action (answers included)."""
@@ -117,12 +138,14 @@ class RandomRomanoBot:
 
 
 class RomanoKind(Kind):
-    """Dado Romano (:mod:`alea.romano`), software referee, no time limit."""
+    """Dado Romano (:mod:`alea.romano`): software referee, time limit by the server's clock."""
 
     name = ROMANO
     min_players = 2
     max_players = 6
     illegal = romano.IllegalActionError
+    time_up_event = str(LAST_ROUND)
+    default_time_limit = 60  # RULES.md B1: "default one hour"
 
     def colour(self, seat: int) -> str:
         return ROMANO_COLOURS[seat]
@@ -137,6 +160,10 @@ class RomanoKind(Kind):
             raise BadMove(str(err)) from None
         if not isinstance(token, romano.Action):
             raise ChanceMove(text)
+        if token == LAST_ROUND:
+            # The engine accepts it from anyone at any time (the referee's word); online
+            # the referee is the server's clock, so a player may not end the game early.
+            raise RefereeMove(text)
         return token
 
     def actor_of(self, state: Any) -> int | None:
@@ -146,6 +173,13 @@ class RomanoKind(Kind):
         if player == romano.TERMINAL:
             return None
         return int(state.seat)
+
+    def time_up_pending(self, state: Any) -> bool:
+        """The engine's own check: the game is on and the last round not yet declared."""
+        return bool(state.can_declare_last_round())
+
+    def last_round_declared(self, state: Any) -> bool:
+        return state.last_round is not None
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """``State.view(seat)`` plus the words a table needs (spectators: seat null).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 Level = Literal["easy", "medium", "hard"]
 
@@ -38,6 +38,16 @@ class CreateGameIn(BaseModel):
     sit: bool = Field(True, description="whether the creator takes a seat")
     claim: int | None = Field(None, ge=0, le=5, description="seat for the creator")
     name: str = Field("", max_length=40, description="the creator's display name")
+    # The range is checked by the server (error code bad_time_limit, in the client's
+    # language) rather than here; strict so that true or "60" are not taken for minutes.
+    time_limit: StrictInt | None = Field(
+        None,
+        description=(
+            "Dado Romano only: minutes from the start of play until the last round is "
+            "declared (1-600). Absent: 60 (RULES.md B1); 0 or null: no limit. "
+            "Alea Iacta Est games refuse any other value than 0 or null (bad_time_limit)."
+        ),
+    )
 
 
 class SeatOut(BaseModel):
@@ -49,6 +59,18 @@ class SeatOut(BaseModel):
     claimed: bool
     connected: bool
     replaced: bool = Field(description="a bot is playing for a human who went quiet")
+
+
+class ClockOut(BaseModel):
+    """The time limit of a Dado Romano game (``clock`` is null for games without one)."""
+
+    time_limit: int = Field(description="minutes from the start of play")
+    deadline: float | None = Field(
+        description="when the server declares the last round (epoch seconds); null until "
+        "every seat is taken and play begins"
+    )
+    deadline_utc: str | None = Field(description="the deadline in ISO 8601 UTC")
+    last_round: bool = Field(description="the last round has been declared")
 
 
 class GameInfo(BaseModel):
@@ -68,6 +90,7 @@ class GameInfo(BaseModel):
     open_seats: list[int]
     spectators: int
     result: dict[str, Any] | None
+    clock: ClockOut | None = Field(description="the time limit, null without one")
 
 
 class Links(BaseModel):
@@ -120,6 +143,7 @@ class StateOut(BaseModel):
     log: list[tuple[str, int | None]] = Field(description="[event, actor] pairs, redacted")
     seats: list[SeatOut]
     takeover_at: float | None
+    clock: ClockOut | None = Field(description="the time limit, null without one")
 
 
 class ActedOut(BaseModel):

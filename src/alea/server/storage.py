@@ -75,6 +75,8 @@ games_table = Table(
     Column("version", Integer, nullable=False),
     Column("result", Text, nullable=True),
     Column("game", String(16), nullable=False, server_default="iacta"),
+    Column("time_limit", Integer, nullable=True),
+    Column("deadline", Float, nullable=True),
     Index("ix_games_status", "status"),
 )
 
@@ -142,6 +144,10 @@ class GameRecord:
     events: list[str] = field(default_factory=list)
     #: The game kind (``iacta`` or ``romano``): which engine replays the events.
     game: str = "iacta"
+    #: The time limit in minutes (Dado Romano), or None: no limit.
+    time_limit: int | None = None
+    #: When the time limit runs out (epoch seconds), fixed when play begins; None before.
+    deadline: float | None = None
 
 
 def _is_sqlite(url: str) -> bool:
@@ -207,6 +213,8 @@ def op_create_game(
                 "updated_at": now,
                 "version": len(record.events),
                 "result": None,
+                "time_limit": record.time_limit,
+                "deadline": record.deadline,
             },
         )
         conn.execute(
@@ -334,9 +342,18 @@ def op_append_events(
 
 
 def op_update_seats(
-    game_id: str, seats: Sequence[SeatRecord], *, status: str | None = None
+    game_id: str,
+    seats: Sequence[SeatRecord],
+    *,
+    status: str | None = None,
+    deadline: float | None = None,
 ) -> Callable[[Connection], None]:
-    """Store new seat rows (a claim, a bot filling in, a takeover) and maybe a new status."""
+    """Store new seat rows (a claim, a bot filling in, a takeover) and maybe a new status.
+
+    ``deadline`` is stored with the status change that starts play, in the same
+    transaction, so a game is never active on disk without the deadline its
+    time limit gives it.
+    """
 
     def run(conn: Connection) -> None:
         for s in seats:
@@ -354,6 +371,8 @@ def op_update_seats(
         values: dict[str, Any] = {"updated_at": time.time()}
         if status is not None:
             values["status"] = status
+        if deadline is not None:
+            values["deadline"] = deadline
         conn.execute(update(games_table).where(games_table.c.id == game_id).values(**values))
 
     return run
@@ -553,4 +572,6 @@ def _game_record(row: Any) -> GameRecord:
         version=int(row["version"]),
         result=json.loads(row["result"]) if row["result"] else None,
         game=str(row["game"]),
+        time_limit=None if row["time_limit"] is None else int(row["time_limit"]),
+        deadline=None if row["deadline"] is None else float(row["deadline"]),
     )

@@ -90,6 +90,9 @@ function startLobby(el) {
           `<option value="${k}">${esc(t(`game_${k}`))}</option>`).join("")}</select></label>
         <div class="seg" id="pcount"></div>
         <ol id="seatrows" class="seatrows"></ol>
+        <div id="timebox" class="timebox" hidden>
+          <label>${esc(t("time_limit"))} <input type="number" id="timelimit" min="1" max="600" step="1" value="60" inputmode="numeric"></label>
+          <label class="check"><input type="checkbox" id="nolimit"> ${esc(t("no_time_limit"))}</label></div>
         <label class="check"><input type="checkbox" id="public" checked> ${esc(t("public_game"))}</label>
         <button id="create" class="primary">${esc(t("create"))}</button></section>
     </div>
@@ -116,11 +119,19 @@ function startLobby(el) {
       return `<li><span class="swatch ${colour}"></span><select data-seat="${i}">${opts}</select></li>`;
     }).join("");
   }
+  // Dado Romano's time limit (RULES.md B1): one hour unless changed, or none at all.
+  function timeLimitField() {
+    $("timebox").hidden = state.kind !== "romano";
+    $("timelimit").disabled = $("nolimit").checked;
+  }
   seatCounts();
   seatRows();
+  timeLimitField();
+  $("nolimit").addEventListener("change", timeLimitField);
 
   $("gamekind").addEventListener("change", (e) => {
     state.kind = e.target.value;
+    timeLimitField();
     if (state.kind === "iacta" && state.seats.length > 5) state.seats.length = 5;
     state.seats = state.seats.map((s, i) => (i === 0 || s === "human" ? s : "bot:medium"));
     seatCounts();
@@ -141,11 +152,20 @@ function startLobby(el) {
     if (s) state.seats[Number(s.dataset.seat)] = s.value;
   });
 
+  // The time limit the form asks for, in minutes (0: none; an empty field: the default).
+  function timeLimit() {
+    if ($("nolimit").checked) return 0;
+    const text = $("timelimit").value.trim();
+    return text === "" ? 60 : Number(text);
+  }
+
   async function create(seats, isPublic, game = "iacta") {
     const name = $("qname").value.trim();
     if (name) setName(name);
+    const body = { game, seats, public: isPublic, name };
+    if (game === "romano") body.time_limit = timeLimit();
     try {
-      const res = await api("/api/games", { game, seats, public: isPublic, name });
+      const res = await api("/api/games", body);
       saveToken(res.game.id, res.token, res.seat);
       go(`/game/${res.game.id}`);
     } catch (err) {
@@ -185,6 +205,15 @@ function startLobby(el) {
     }
   }
 
+  // A Dado Romano game's time limit in the lobby: the limit, the minutes left, or the last round.
+  function clockNote(clock) {
+    if (!clock) return "";
+    if (clock.last_round) return ` · ${esc(t("ro_last_round"))}`;
+    if (clock.deadline === null) return ` · ◷ ${esc(t("lobby_time_limit", { n: clock.time_limit }))}`;
+    const left = Math.max(0, Math.ceil((clock.deadline - Date.now() / 1000) / 60));
+    return ` · ◷ ${esc(t("lobby_minutes_left", { n: left }))}`;
+  }
+
   function gameList(title, games, verb) {
     const items = games.map((g) => {
       const romano = g.game === "romano";
@@ -192,7 +221,7 @@ function startLobby(el) {
       const href = verb === "replay" && !romano ? `/replay/${g.id}` : verb !== "join" ? `/game/${g.id}?watch=1` : `/game/${g.id}`;
       const what = g.status === "finished" && g.result
         ? `♛ ${esc(g.result.winners.map((w) => seatName(g.seats, w)).join(", "))}`
-        : romano ? `${esc(t("round"))} ${g.round}` : `${esc(t("round"))} ${g.round}/${g.rounds}`;
+        : romano ? `${esc(t("round"))} ${g.round}${clockNote(g.clock)}` : `${esc(t("round"))} ${g.round}/${g.rounds}`;
       return `<li data-game-kind="${esc(g.game || "iacta")}">${seats}<span class="gkind">${esc(t(`game_${g.game || "iacta"}`))}</span><span class="gtitle">${esc(g.title || g.seats.filter((s) => s.kind === "human" && s.claimed).map((s) => s.name).join(", ") || g.id)}</span>` +
         `<span class="muted">${what}</span><a class="button small" href="${href}">${esc(t(verb))}</a></li>`;
     }).join("");

@@ -1,6 +1,9 @@
 // The live Dado Romano table: one WebSocket, the scores, the two rolls, the figure and
 // its effect, the riddle or question, and the decisions the server lists as legal.
 // As for Alea Iacta Est, the page never guesses rules: every button is a legal action.
+// The time limit is the server's: it sends the deadline, the page only counts down to it
+// (corrected by the difference between the server's clock and this one) and shows the
+// "last round" banner once the server has declared it.
 
 import { language, t } from "./i18n.js";
 import { esc } from "./pieces.js";
@@ -31,6 +34,12 @@ export function describeRomano(event, actor, seats) {
   return `${who} ${event}`;
 }
 
+// Seconds as minutes:seconds ("60:00", "04:59"); long limits keep counting in minutes.
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+}
+
 export function startRomano(root, gameId, { watch = false } = {}) {
   const stored = watch ? null : loadToken(gameId);
   const S = {
@@ -48,10 +57,13 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     retry: 0,
     shownRolls: 0,
     figure: null,
+    clock: null, // {time_limit, deadline, deadline_utc, last_round} or null: no time limit
+    skew: 0, // the server's clock minus this one, in seconds (from the welcome)
+    ticker: null,
   };
   root.innerHTML = `<div class="game romano">
     <div class="topbar"><a class="home" href="/">⟵ ${esc(t("home"))}</a>
-      <b>Dado Romano</b><span id="roundinfo"></span><span id="turnbanner" class="turnbanner"></span></div>
+      <b>Dado Romano</b><span id="roundinfo"></span><span id="clock" class="rclock" hidden></span><span id="turnbanner" class="turnbanner"></span></div>
     <div id="banners"></div>
     <div class="layout">
       <div class="main"><div id="rtable" class="rtable"></div><div id="decision" class="decision"></div></div>
@@ -94,6 +106,7 @@ export function startRomano(root, gameId, { watch = false } = {}) {
   function onMessage(m) {
     if (m.type === "welcome") {
       S.seat = m.seat;
+      if (typeof m.server_time === "number") S.skew = m.server_time - Date.now() / 1000;
     } else if (m.type === "update") {
       if (m.log_start === S.log.length) S.log = S.log.concat(m.log);
       else if (m.log_start === 0) S.log = m.log.slice();
@@ -103,6 +116,7 @@ export function startRomano(root, gameId, { watch = false } = {}) {
       S.legal = m.legal;
       S.seats = m.seats;
       S.status = m.status;
+      S.clock = m.clock || null;
       S.pending = false;
       render();
     } else if (m.type === "error") {
@@ -116,6 +130,33 @@ export function startRomano(root, gameId, { watch = false } = {}) {
       toast(m.message || m.code, "error");
       render();
     }
+  }
+
+  function lastRoundDeclared() {
+    return Boolean((S.clock && S.clock.last_round) || (S.view && S.view.is_last_round));
+  }
+
+  // The countdown in the top bar, redrawn every second (and on every update).
+  function tick() {
+    const el = root.querySelector("#clock");
+    if (!el) return;
+    const c = S.clock;
+    if (!c || S.status === "finished") { el.hidden = true; return; }
+    el.hidden = false;
+    el.title = t("ro_clock_title");
+    const declared = lastRoundDeclared();
+    let left = null;
+    // Declared: the banner and the round say "last round"; the clock says why.
+    if (declared) el.textContent = `◷ ${t("ro_time_up")}`;
+    else if (c.deadline === null) el.textContent = `◷ ${t("ro_clock_waiting", { n: c.time_limit })}`;
+    else {
+      left = c.deadline - (Date.now() / 1000 + S.skew);
+      // At zero the server is about to declare the last round: say so until it has.
+      el.textContent = `◷ ${left > 0 ? clockText(left) : t("ro_time_up")}`;
+    }
+    el.dataset.left = left === null ? "" : String(Math.max(0, Math.round(left)));
+    el.classList.toggle("low", left !== null && left <= 300);
+    el.classList.toggle("last", declared);
   }
 
   // The last two rolls of the log (the current turn's when it has any).
@@ -178,16 +219,20 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     }
     $("rtable").innerHTML = `${end}<div class="rolls">${dice || `<span class="muted">${esc(t("ro_no_rolls"))}</span>`}</div>${figure}${declared}${item}`;
 
-    // Banners: waiting for players.
+    // Banners: the last round, waiting for players.
     let banners = "";
+    if (S.status === "active" && lastRoundDeclared()) {
+      banners += `<div class="banner lastround" id="lastround">${esc(t("ro_last_round_banner"))}</div>`;
+    }
     if (S.status === "open") {
       const free = S.seats.filter((s) => !s.claimed);
-      banners = `<div class="banner">${esc(t("waiting_title"))} ` +
+      banners += `<div class="banner">${esc(t("waiting_title"))} ` +
         (S.seat === null ? free.map((s) => `<button class="primary small" data-claim="${s.seat}">${esc(t("take_seat"))} ${s.seat + 1}</button>`).join(" ") : "") +
         (S.seat !== null ? `<button data-fill="1">${esc(t("fill_bots"))}</button>` : "") +
         `<input readonly class="invitelink" value="${esc(location.origin + location.pathname)}"></div>`;
     }
     $("banners").innerHTML = banners;
+    tick();
 
     // The decision, as buttons (every one a legal action from the server).
     const legal = S.legal;
@@ -255,9 +300,11 @@ export function startRomano(root, gameId, { watch = false } = {}) {
   });
 
   connect();
+  S.ticker = setInterval(tick, 1000);
   return {
     stop() {
       S.closed = true;
+      clearInterval(S.ticker);
       if (S.ws) S.ws.close();
     },
   };
