@@ -125,3 +125,71 @@ def test_romano_countdown_and_last_round(romano_live: LiveServer) -> None:
         context.close()
         browser.close()
     assert not errors, errors
+
+
+def test_romano_with_a_human_referee(romano_live: LiveServer) -> None:
+    """A referee creates the game from the lobby; a player joins; riddle, answer, Right."""
+    base = romano_live.base
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        ref_context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="en-US")
+        ref = ref_context.new_page()
+        errors = watch_errors(ref)
+        ref.goto(base + "/")
+        ref.fill("#qname", "Quintus")
+        ref.select_option("#gamekind", "romano")
+        assert ref.locator("#referee").is_visible() and not ref.locator("#refrole").is_visible()
+        ref.select_option("#referee", "human")
+        ref.select_option("#refrole", "referee")
+        # The referee takes no seat: seat 1 is now a friend's (the default) or a bot's.
+        assert ref.locator('#seatrows select[data-seat="0"]').count() == 1
+        ref.click('#pcount button[data-n="2"]')
+        ref.select_option('#seatrows select[data-seat="1"]', "bot:medium")
+        ref.click("#create")
+        ref.wait_for_selector("#refline:not([hidden])")
+        assert "referee" in ref.inner_text("#refline")
+        game_id = ref.url.rstrip("/").split("/")[-1]
+        assert httpx.get(f"{base}/api/games/{game_id}").json()["status"] == "open"
+
+        player_context = browser.new_context(
+            viewport={"width": 1100, "height": 800}, locale="en-US"
+        )
+        player = player_context.new_page()
+        errors += watch_errors(player)
+        player.goto(f"{base}/game/{game_id}")
+        player.click('[data-claim="0"]')
+        player.wait_for_selector("#refline:has-text('Quintus')")
+        # Play until a riddle or question awaits the referee's mark on the player's turn
+        # (the bot's are marked wrong from the referee's screen as they come).
+        deadline = time.time() + 60
+        while True:
+            assert time.time() < deadline, "no riddle or question came up for the player"
+            assert not player.locator("#winners").count()
+            view = httpx.get(f"{base}/api/games/{game_id}/state").json()["view"]
+            if view["phase"] == "mark" and view["turn_of"] == 0:
+                ref.wait_for_selector('#decision [data-act="mark:right"]')
+                player.wait_for_selector("#saytext")
+                break
+            if view["phase"] == "mark":
+                ref.click('#decision [data-act="mark:wrong"]', timeout=3000)
+            button = player.locator("#decision [data-act]").first
+            if button.count():
+                button.click(timeout=3000)
+            player.wait_for_timeout(100)  # a poll between clicks, not a wait for a result
+        assert ref.locator('#decision [data-act="mark:wrong"]').count() == 1
+        assert player.locator("#decision [data-act]").count() == 0  # players cannot mark
+        ref.fill("#saytext", "What has a head and a tail but no body?")
+        ref.press("#saytext", "Enter")
+        player.wait_for_selector("#posed:has-text('head and a tail')")
+        player.fill("#saytext", "A coin")
+        player.click(".sayform button")
+        ref.wait_for_selector("#answered:has-text('A coin')")
+        ref.click('#decision [data-act="mark:right"]')
+        ref.wait_for_selector("#log li:has-text('the referee marks')")
+        # The exchange ended with its mark (the next player may already face a new one).
+        ref.wait_for_selector("#posed:has-text('head and a tail')", state="detached")
+        player.wait_for_selector("#log li:has-text('the referee marks')")
+        ref_context.close()
+        player_context.close()
+        browser.close()
+    assert not errors, errors

@@ -36,14 +36,16 @@ from alea.server.games import (
     GameServer,
     SeatSpec,
     ServerError,
+    role_name,
 )
 from alea.server.hub import serve_socket
-from alea.server.kinds import IACTA
+from alea.server.kinds import IACTA, REFEREE
 from alea.server.schemas import (
     ActedOut,
     ActionIn,
     BotLevelIn,
     ClaimedOut,
+    ClaimedRefereeOut,
     ClaimIn,
     CreatedOut,
     CreateGameIn,
@@ -52,6 +54,7 @@ from alea.server.schemas import (
     Health,
     ReplayOut,
     ReplayStepOut,
+    SayIn,
     StateOut,
 )
 from alea.server.storage import Store
@@ -94,26 +97,28 @@ def _links(game_id: str) -> dict[str, str]:
 
 
 def state_out(game: Game, seat: int | None, idle_timeout: float) -> dict[str, Any]:
-    """The HTTP twin of the WebSocket ``update`` message (whole log)."""
+    """The HTTP twin of the WebSocket ``update`` message (whole log).
+
+    ``seat`` is :data:`REFEREE` for the human referee, shown as seat null and role
+    ``referee``: the referee is not a player, and sees the public table.
+    """
     legal: list[str] = []
-    if (
-        seat is not None
-        and game.status == "active"
-        and game.to_move() == seat
-        and not game.seats[seat].bot_plays
-    ):
+    if game.decides(seat):
         legal = [str(a) for a in game.state.legal_actions()]
     return {
         "game": game.id,
         "status": game.status,
         "version": game.version,
-        "seat": seat,
-        "view": game.kind.view(game.state, seat),
+        "seat": None if seat == REFEREE else seat,
+        "role": role_name(seat),
+        "view": game.view_for(seat),
         "legal": legal,
         "log": game.log_entries(seat, 0),
         "seats": game.seats_json(),
         "takeover_at": game.takeover_at(idle_timeout),
         "clock": game.clock_json(),
+        "referee": game.referee_json(),
+        "exchange": game.exchange_json(),
     }
 
 
@@ -217,13 +222,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         ``time_limit`` (Dado Romano, minutes): absent means the default of one hour,
         0 or null no limit; the clock starts when every seat is taken.
+        ``referee`` (Dado Romano): ``human`` adds a referee role, which the creator
+        takes with ``as_referee`` (then ``token`` is the referee's and ``role`` says so);
+        the game starts when every seat and the referee role are taken.
         """
         specs = [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
         claim = body.claim
-        if body.sit and claim is None:
-            claim = next((i for i, s in enumerate(specs) if s.kind == HUMAN), None)
-        if not body.sit:
+        if body.as_referee:
+            pass  # the referee takes no seat (an explicit claim too is refused as bad_referee)
+        elif not body.sit:
             claim = None
+        elif claim is None:
+            claim = next((i for i, s in enumerate(specs) if s.kind == HUMAN), None)
         created = await server.create(
             specs,
             public=body.public,
@@ -233,11 +243,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             game_kind=body.game,
             # Absent and null differ: absent is the kind's default, null is "no limit".
             time_limit=body.time_limit if "time_limit" in body.model_fields_set else DEFAULT,
+            referee=body.referee,
+            as_referee=body.as_referee,
         )
         return {
             "game": created.game.info(),
             "seat": created.seat,
             "token": created.token,
+            "role": created.role,
             "links": _links(created.game.id),
         }
 
@@ -274,6 +287,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         game = await server.get(game_id)
         token = await server.claim(game, seat, body.name)
         return {"game_id": game.id, "seat": seat, "token": token}
+
+    @app.post(
+        "/api/games/{game_id}/referee/claim",
+        response_model=ClaimedRefereeOut,
+        responses=ERRORS,
+        tags=["seats"],
+    )
+    async def claim_referee(game_id: str, body: ClaimIn) -> dict[str, Any]:
+        """Take the free human referee role of a Dado Romano game (token shown once)."""
+        game = await server.get(game_id)
+        token = await server.claim_referee(game, body.name)
+        return {"game_id": game.id, "role": "referee", "token": token}
+
+    @app.post("/api/games/{game_id}/say", response_model=StateOut, responses=ERRORS, tags=["play"])
+    async def say(
+        game_id: str, body: SayIn, authorization: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """Type the riddle or question (referee) or the answer (the answering player).
+
+        The same rules as the WebSocket ``say`` message: only while an answer
+        awaits the human referee's mark.
+        """
+        game = await server.get(game_id)
+        token = _bearer(authorization)
+        if token is None:
+            raise ServerError("spectator", 403)
+        seat = server.authenticate(game, token)
+        await server.say(game, seat, body.text)
+        return state_out(game, seat, settings.idle_timeout)
 
     @app.get("/api/games/{game_id}/state", response_model=StateOut, responses=ERRORS, tags=["play"])
     async def game_state(game_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
@@ -370,7 +412,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not 0 <= step <= len(events):
             raise ServerError("bad_request", 422, detail=f"step is 0 to {len(events)}")
         rules = game.kind
-        state = rules.new_game(game.players)
+        state = rules.new_game(game.players, game.referee)
         for token in events[:step]:
             state.apply(token)
         return {

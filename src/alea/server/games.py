@@ -23,6 +23,18 @@ hears of it, exactly like a move. After a restart every stored deadline is
 watched again, so an overdue game gets its ``last-round`` at once; the event is
 in the replayed log once applied, and the engine refuses a second one, so it is
 never applied twice.
+
+A Dado Romano game may have a human referee (RULES.md B5). The referee is a
+*role* besides the seats, not a player: it is claimed like a seat (a secret
+token, stored hashed), the game stays ``open`` until it is claimed, and inside
+the server it acts as the pseudo-seat :data:`~alea.server.kinds.REFEREE` (the
+engine's own number for the referee's decisions), so the usual turn check lets
+it, and only it, mark answers. Bots never referee and the idle takeover never
+concerns it: while the referee is to mark, no seat is to move, so nobody can be
+"taken over" and the table simply waits. While an answer awaits its mark, the
+referee may type the riddle or question and the answering player their answer
+(:meth:`GameServer.say`); that exchange is stored with the game, not in the
+event log.
 """
 
 from __future__ import annotations
@@ -45,7 +57,18 @@ import alea.iacta as iacta
 from alea.iacta.cards import PLAYER_COLOURS
 from alea.server import auth
 from alea.server.config import BOT_LEVELS, Bot, Settings
-from alea.server.kinds import IACTA, BadMove, ChanceMove, Kind, RefereeMove, kind
+from alea.server.kinds import (
+    HUMAN_REFEREE,
+    IACTA,
+    REFEREE,
+    REFEREES,
+    SOFTWARE,
+    BadMove,
+    ChanceMove,
+    Kind,
+    RefereeMove,
+    kind,
+)
 from alea.server.storage import (
     GameRecord,
     SeatRecord,
@@ -53,7 +76,9 @@ from alea.server.storage import (
     Store,
     VersionConflict,
     op_append_events,
+    op_claim_referee,
     op_create_game,
+    op_set_exchange,
     op_update_seats,
 )
 
@@ -78,6 +103,13 @@ MIN_TIME_LIMIT: Final = 1
 MAX_TIME_LIMIT: Final = 600
 #: Seconds before the watcher tries again to declare a last round it could not store.
 DEADLINE_RETRY: Final = 1.0
+#: Most characters of a typed riddle, question or answer (a sentence or two, not a chat).
+EXCHANGE_MAX: Final = 280
+
+#: What a connection or token stands for: a seat's player, the human referee, or nobody.
+PLAYER_ROLE: Final = "player"
+REFEREE_ROLE: Final = "referee"
+SPECTATOR_ROLE: Final = "spectator"
 
 
 class _Default(enum.Enum):
@@ -125,6 +157,25 @@ def clean_name(name: object, fallback: str) -> str:
         return fallback
     text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
     return " ".join(text.split())[:24] or fallback
+
+
+def clean_text(text: object, limit: int = EXCHANGE_MAX) -> str:
+    """A typed riddle, question or answer: printable, single-line, at most ``limit`` characters.
+
+    Cleaned like names (control characters dropped, whitespace collapsed), since
+    it is shown to everyone at the table; '' if nothing printable is left.
+    """
+    if not isinstance(text, str):
+        return ""
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())[:limit]
+
+
+def role_name(seat: int | None) -> str:
+    """The role of a connection or token: ``player``, ``referee`` or ``spectator``."""
+    if seat is None:
+        return SPECTATOR_ROLE
+    return REFEREE_ROLE if seat == REFEREE else PLAYER_ROLE
 
 
 def result_summary(state: iacta.State) -> dict[str, Any]:
@@ -195,6 +246,15 @@ class Game:
     #: When the time limit runs out (epoch seconds of the server's clock), fixed when play
     #: begins; None while the game is open or without a limit.
     deadline: float | None = None
+    #: Who referees: ``software`` or ``human`` (Dado Romano only; see the module docstring).
+    referee: str = SOFTWARE
+    #: The human referee's name and token hash (None until the role is claimed).
+    referee_name: str = ""
+    referee_token: str | None = None
+    #: Live WebSocket connections authenticated as the human referee.
+    referee_connections: int = 0
+    #: The typed riddle or question and answer of the current mark (see :meth:`exchange_json`).
+    exchange: dict[str, Any] | None = None
     updated_at: float = field(default_factory=time.time)
     #: When the current decision began (wall clock), for the idle takeover.
     turn_since: float = field(default_factory=time.time)
@@ -220,9 +280,70 @@ class Game:
         return len(self.state.history)
 
     def to_move(self) -> int | None:
-        """The seat whose decision is next, or None (chance never waits; terminal)."""
+        """The seat whose decision is next, or None (chance never waits; terminal; referee)."""
         player = self.state.current_player()
         return player if player >= 0 else None
+
+    @property
+    def human_referee(self) -> bool:
+        """Whether a person referees this game (a role besides the seats)."""
+        return self.referee == HUMAN_REFEREE
+
+    @property
+    def referee_ready(self) -> bool:
+        """Whether play may begin as far as the referee goes (software, or the role claimed)."""
+        return not self.human_referee or self.referee_token is not None
+
+    def all_claimed(self, but: int | None = None) -> bool:
+        """Whether every seat (except ``but``) and the referee role are taken: play may begin."""
+        return self.referee_ready and all(s.claimed for s in self.seats if s.seat != but)
+
+    def referee_to_move(self) -> bool:
+        """Whether the game waits for the human referee to mark an answer."""
+        return (
+            self.status == ACTIVE and self.human_referee and self.kind.referee_to_move(self.state)
+        )
+
+    def decides(self, seat: int | None) -> bool:
+        """Whether ``seat`` (or :data:`REFEREE`) is to decide now as a person (legal shown)."""
+        if seat is None or self.status != ACTIVE:
+            return False
+        if seat == REFEREE:
+            return self.referee_to_move()
+        return self.to_move() == seat and not self.seats[seat].bot_plays
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat``; the referee sees the public table, like a spectator."""
+        return self.kind.view(self.state, None if seat == REFEREE else seat)
+
+    def referee_json(self) -> dict[str, Any] | None:
+        """The human referee role as clients show it (None: the software referees)."""
+        if not self.human_referee:
+            return None
+        return {
+            "name": self.referee_name,
+            "claimed": self.referee_token is not None,
+            "connected": self.referee_connections > 0,
+        }
+
+    def exchange_json(self) -> dict[str, Any] | None:
+        """The typed exchange of the answer awaiting its mark (None when nothing awaits one).
+
+        ``posed`` is the referee's riddle or question, ``answer`` the answering
+        seat's reply (each None until typed). A stored exchange of an earlier
+        item is not shown: the exchange lives only as long as its mark.
+        """
+        if not self.referee_to_move():
+            return None
+        rules = self.kind
+        key = rules.exchange_key(self.state)
+        found = self.exchange if self.exchange and self.exchange.get("key") == key else {}
+        return {
+            "seat": rules.answering_seat(self.state),
+            "kind": str(self.state.item_kind),
+            "posed": found.get("posed"),
+            "answer": found.get("answer"),
+        }
 
     def changed(self) -> None:
         """Invalidate cached messages and wake every connection."""
@@ -255,6 +376,7 @@ class Game:
             "spectators": sum(1 for c in self.connections if c.seat is None),
             "result": self.result,
             "clock": self.clock_json(),
+            "referee": self.referee_json(),
         }
 
     def clock_json(self) -> dict[str, Any] | None:
@@ -281,7 +403,7 @@ class Game:
 
     def log_entries(self, seat: int | None, start: int) -> list[list[Any]]:
         """``[event, actor]`` pairs of the log as ``seat`` may see it, from ``start`` on."""
-        shown = self.kind.log(self.state, seat)
+        shown = self.kind.log(self.state, None if seat == REFEREE else seat)
         return [[e, a] for e, a in zip(shown[start:], self.actors[start:], strict=True)]
 
     def update_message(self, seat: int | None, start: int, idle_timeout: float) -> str:
@@ -292,22 +414,19 @@ class Game:
         seat shares are encoded once per change, each seat's view and legal
         moves once per change, and only the log delta per connection.
         """
-        key = -1 if seat is None else seat
+        key = -1 if seat is None else seat  # the referee's key is REFEREE (-5)
         cached = self._cache.get(key)
         if cached is None or cached[0] != self.stamp:
             shared = self._shared_json(idle_timeout)
             state = self.state
             legal = "[]"
-            if (
-                seat is not None
-                and self.status == ACTIVE
-                and self.to_move() == seat
-                and not self.seats[seat].bot_plays
-            ):
+            if self.decides(seat):
                 legal = _encode([str(a) for a in state.legal_actions()])
+            shown_seat = None if seat == REFEREE else seat
             core = (
-                f'{{"type":"update",{shared[0]},"seat":{_encode(seat)},'
-                f'"view":{_encode(self.kind.view(state, seat))},"legal":{legal},{shared[1]}'
+                f'{{"type":"update",{shared[0]},"seat":{_encode(shown_seat)},'
+                f'"role":{_encode(role_name(seat))},'
+                f'"view":{_encode(self.view_for(seat))},"legal":{legal},{shared[1]}'
             )
             self._cache[key] = (self.stamp, core)
         else:
@@ -325,15 +444,20 @@ class Game:
             tail = (
                 f'"seats":{_encode(self.seats_json())},"turn_since":{_encode(self.turn_since)},'
                 f'"takeover_at":{_encode(self.takeover_at(idle_timeout))},'
-                f'"clock":{_encode(self.clock_json())}'
+                f'"clock":{_encode(self.clock_json())},'
+                f'"referee":{_encode(self.referee_json())},'
+                f'"exchange":{_encode(self.exchange_json())}'
             )
             self._shared = (self.stamp, head, tail)
         return self._shared[1], self._shared[2]
 
     def seat_for_token(self, token: str) -> int | None:
+        """The seat ``token`` belongs to, :data:`REFEREE` for the referee's, or None."""
         for s in self.seats:
             if auth.token_matches(token, s.token_hash):
                 return s.seat
+        if auth.token_matches(token, self.referee_token):
+            return REFEREE
         return None
 
 
@@ -348,11 +472,16 @@ class SeatSpec:
 
 @dataclass
 class Created:
-    """A new game, and the creator's seat and token if the creator sat down."""
+    """A new game, and the creator's seat and token if the creator sat down.
+
+    ``role`` says what the token is for: ``player`` (``seat`` is theirs),
+    ``referee`` (the human referee; ``seat`` is None) or ``spectator`` (no token).
+    """
 
     game: Game
     seat: int | None
     token: str | None
+    role: str = SPECTATOR_ROLE
 
 
 class GameServer:
@@ -421,7 +550,7 @@ class GameServer:
 
     def _rebuild(self, record: GameRecord) -> Game:
         rules = kind(record.game)
-        state = rules.new_game(record.players)
+        state = rules.new_game(record.players, record.referee)
         actors: list[int | None] = []
         for index, token in enumerate(record.events):
             actors.append(rules.actor_of(state))
@@ -452,6 +581,10 @@ class GameServer:
             game=record.game,
             time_limit=record.time_limit,
             deadline=record.deadline,
+            referee=record.referee,
+            referee_name=record.referee_name or "",
+            referee_token=record.referee_token,
+            exchange=record.exchange,
         )
 
     # --------------------------------------------------------------- lookup
@@ -501,7 +634,7 @@ class GameServer:
         return [g.info() for g in found[:limit]]
 
     def authenticate(self, game: Game, token: object) -> int:
-        """The seat ``token`` belongs to, or ``bad_token``."""
+        """The seat ``token`` belongs to (:data:`REFEREE` for the referee), or ``bad_token``."""
         if not isinstance(token, str) or not token or len(token) > 200:
             raise ServerError("bad_token", 403)
         seat = game.seat_for_token(token)
@@ -521,17 +654,35 @@ class GameServer:
         name: str = "",
         game_kind: str = IACTA,
         time_limit: TimeLimit = DEFAULT,
+        referee: str = SOFTWARE,
+        as_referee: bool = False,
     ) -> Created:
         """Create a game: seats, the set-up chance events, and the creator's seat if any.
 
         ``time_limit`` is in minutes (:data:`DEFAULT`: the kind's default; 0 or None: no
         limit); its clock starts when play begins, i.e. when every seat is taken.
+        ``referee`` is ``software`` or ``human`` (Dado Romano only); with ``as_referee``
+        the creator takes the referee role (and no seat: the referee is not a player).
         """
         try:
             rules = kind(game_kind)
         except KeyError:
             raise ServerError("bad_request", 422, detail=f"unknown game {game_kind!r}") from None
         limit = time_limit_for(rules, time_limit)
+        if referee not in REFEREES:
+            raise ServerError("bad_referee", 422, detail=f"unknown referee {referee!r}")
+        if referee == HUMAN_REFEREE and not rules.human_referee:
+            raise ServerError(
+                "bad_referee", 422, detail=f"{rules.name} games have no human referee"
+            )
+        if as_referee and referee != HUMAN_REFEREE:
+            raise ServerError(
+                "bad_referee", 422, detail="only a game with a human referee has a referee role"
+            )
+        if as_referee and claim is not None:
+            raise ServerError(
+                "bad_referee", 422, detail="the referee is not a player: do not claim a seat too"
+            )
         n = len(specs)
         lo, hi = rules.min_players, rules.max_players
         if not lo <= n <= hi:
@@ -548,19 +699,29 @@ class GameServer:
             else:
                 raise ServerError("bad_request", 422, detail=f"unknown seat kind {spec.kind!r}")
         token: str | None = None
+        role = SPECTATOR_ROLE
+        referee_name = ""
+        referee_token: str | None = None
+        if as_referee:
+            token = auth.new_token()
+            referee_token = auth.hash_token(token)
+            referee_name = clean_name(name, "Referee")
+            role = REFEREE_ROLE
         if claim is not None:
             if not 0 <= claim < n or seats[claim].kind != HUMAN:
                 raise ServerError("bad_request", 422, detail="the creator must claim a human seat")
             token = auth.new_token()
             seats[claim].token_hash = auth.hash_token(token)
             seats[claim].name = clean_name(name, seats[claim].name or f"Player {claim + 1}")
+            role = PLAYER_ROLE
         rng = self.settings.chance_rng()
-        state = rules.new_game(n)
+        state = rules.new_game(n, referee)
         actors: list[int | None] = []
         while state.is_chance():
             actors.append(rules.actor_of(state))
             state.apply(state.sample_chance(rng))
-        status = ACTIVE if all(s.claimed for s in seats) else OPEN
+        ready = referee == SOFTWARE or referee_token is not None
+        status = ACTIVE if ready and all(s.claimed for s in seats) else OPEN
         now = time.time()
         deadline = self._deadline_from_now(limit) if status == ACTIVE else None
         game = Game(
@@ -578,6 +739,9 @@ class GameServer:
             game=rules.name,
             time_limit=limit,
             deadline=deadline,
+            referee=referee,
+            referee_name=referee_name,
+            referee_token=referee_token,
         )
         record = GameRecord(
             id=game.id,
@@ -594,12 +758,15 @@ class GameServer:
             game=rules.name,
             time_limit=limit,
             deadline=deadline,
+            referee=referee,
+            referee_name=referee_name or None,
+            referee_token=referee_token,
         )
         await self._write(op_create_game(record, actors))
         self.games[game.id] = game
         self.schedule_bots(game)
         self._watch(game)
-        return Created(game, claim, token)
+        return Created(game, claim, token, role)
 
     async def claim(self, game: Game, seat: int, name: object) -> str:
         """Give the free human seat ``seat`` to whoever asks first; return its token."""
@@ -615,7 +782,7 @@ class GameServer:
             updated = Seat(
                 seat, HUMAN, None, clean_name(name, f"Player {seat + 1}"), auth.hash_token(token)
             )
-            status = ACTIVE if all(s.claimed for s in game.seats if s.seat != seat) else None
+            status = ACTIVE if game.all_claimed(but=seat) else None
             deadline = self._deadline_from_now(game.time_limit) if status is not None else None
             await self._write(
                 op_update_seats(game.id, [updated.record()], status=status, deadline=deadline)
@@ -632,8 +799,82 @@ class GameServer:
         self._watch(game)
         return token
 
+    async def claim_referee(self, game: Game, name: object) -> str:
+        """Give the human referee role to whoever asks first; return its token.
+
+        Like a seat claim: the token is shown once and stored hashed, and the claim
+        that completes the table starts play (and the time limit's clock).
+        """
+        async with game.lock:
+            if not game.human_referee:
+                raise ServerError(
+                    "bad_referee", 409, detail="this game is refereed by the software"
+                )
+            if game.referee_token is not None:
+                raise ServerError("referee_taken", 409)
+            if game.status == FINISHED:
+                raise ServerError("game_over", 409)
+            token = auth.new_token()
+            hashed = auth.hash_token(token)
+            referee_name = clean_name(name, "Referee")
+            start = game.status == OPEN and all(s.claimed for s in game.seats)
+            status = ACTIVE if start else None
+            deadline = self._deadline_from_now(game.time_limit) if start else None
+            try:
+                await self._write(
+                    op_claim_referee(
+                        game.id, referee_name, hashed, status=status, deadline=deadline
+                    )
+                )
+            except VersionConflict:
+                raise ServerError("referee_taken", 409) from None
+            game.referee_token, game.referee_name = hashed, referee_name
+            if status is not None:
+                game.status = status
+                game.turn_since = time.time()
+                game.deadline = deadline
+            game.updated_at = time.time()
+        game.changed()
+        self.schedule_bots(game)
+        self._watch(game)
+        return token
+
+    async def say(self, game: Game, who: int, text: object) -> None:
+        """Type the referee's riddle or question (``who`` is :data:`REFEREE`) or the answer.
+
+        Only while an answer awaits the human referee's mark: the referee poses,
+        the answering seat replies, each may retype theirs; anyone else is refused.
+        The exchange is stored (so a reload or restart shows it) before anyone
+        hears of it, like a move, but it is not an engine event.
+        """
+        cleaned = clean_text(text)
+        if not cleaned:
+            raise ServerError(
+                "malformed", detail=f"'text' must be 1 to {EXCHANGE_MAX} printable characters"
+            )
+        async with game.lock:
+            if game.status == FINISHED:
+                raise ServerError("game_over", 409)
+            if not game.referee_to_move():
+                raise ServerError("not_marking", 409)
+            rules = game.kind
+            key = rules.exchange_key(game.state)
+            if who == REFEREE:
+                field_name = "posed"
+            elif who == rules.answering_seat(game.state):
+                field_name = "answer"
+            else:
+                raise ServerError("not_your_turn", 409)
+            old = game.exchange if game.exchange and game.exchange.get("key") == key else {}
+            exchange = {"key": key, "posed": old.get("posed"), "answer": old.get("answer")}
+            exchange[field_name] = cleaned
+            await self._write(op_set_exchange(game.id, exchange))
+            game.exchange = exchange
+            game.updated_at = time.time()
+        game.changed()
+
     async def fill_with_bots(self, game: Game, by_seat: int, level: str) -> None:
-        """Seat bots in every free seat so the game can start now (any seated human may)."""
+        """Seat bots in every free seat so the game can start now (a seated human or referee)."""
         if level not in BOT_LEVELS:
             raise ServerError("bad_request", 422, detail=f"unknown bot level {level!r}")
         async with game.lock:
@@ -642,17 +883,23 @@ class GameServer:
             changed = [
                 Seat(s.seat, BOT, level, BOT_NAMES[s.seat]) for s in game.seats if not s.claimed
             ]
-            deadline = self._deadline_from_now(game.time_limit)
+            # Bots never referee: without its human referee the game stays open.
+            start = game.referee_ready
+            deadline = self._deadline_from_now(game.time_limit) if start else None
             await self._write(
                 op_update_seats(
-                    game.id, [s.record() for s in changed], status=ACTIVE, deadline=deadline
+                    game.id,
+                    [s.record() for s in changed],
+                    status=ACTIVE if start else None,
+                    deadline=deadline,
                 )
             )
             for s in changed:
                 game.seats[s.seat] = s
-            game.status = ACTIVE
-            game.deadline = deadline
-            game.turn_since = time.time()
+            if start:
+                game.status = ACTIVE
+                game.deadline = deadline
+                game.turn_since = time.time()
             game.updated_at = time.time()
         log.info("game %s: seat %d filled %d seats with bots", game.id, by_seat, len(changed))
         game.changed()
@@ -709,7 +956,9 @@ class GameServer:
             except rules.illegal as err:
                 raise ServerError("illegal_action", 422, detail=str(err)) from None
             start = game.version
-            actors: list[int | None] = [seat]
+            # The referee's mark belongs to the answering seat, as the replay on restart
+            # (kind.actor_of) has it.
+            actors: list[int | None] = [rules.actor_of(state) if seat == REFEREE else seat]
             while new.is_chance():
                 actors.append(rules.actor_of(new))
                 new.apply(new.sample_chance(game.rng))
@@ -773,6 +1022,8 @@ class GameServer:
         fresh = self._rebuild(record)
         game.state, game.actors, game.status = fresh.state, fresh.actors, fresh.status
         game.result, game.deadline = fresh.result, fresh.deadline
+        game.referee_name, game.referee_token = fresh.referee_name, fresh.referee_token
+        game.exchange = fresh.exchange
         game.changed()
 
     async def _advance_chance(self, game: Game) -> None:
@@ -925,6 +1176,8 @@ class GameServer:
 
     async def reclaim(self, game: Game, seat: int) -> None:
         """Give a seat that a bot took over back to its human."""
+        if seat == REFEREE:
+            raise ServerError("not_allowed", 409, detail="no bot ever plays for the referee")
         async with game.lock:
             target = game.seats[seat]
             if not target.replaced:
@@ -1018,22 +1271,28 @@ class GameServer:
     # ------------------------------------------------------------- presence
 
     def attach(self, game: Game, conn: Connection, seat: int | None) -> None:
-        """Count ``conn`` as watching ``game`` (as ``seat``, or a spectator)."""
-        if conn in game.connections and conn.seat is not None:
-            game.seats[conn.seat].connections -= 1
+        """Count ``conn`` as watching ``game`` (as ``seat``, the referee, or a spectator)."""
+        if conn in game.connections:
+            _count(game, conn.seat, -1)
         game.connections.add(conn)
         conn.seat = seat
-        if seat is not None:
-            game.seats[seat].connections += 1
+        _count(game, seat, 1)
         game.changed()
 
     def detach(self, game: Game, conn: Connection) -> None:
         if conn not in game.connections:
             return
         game.connections.discard(conn)
-        if conn.seat is not None:
-            game.seats[conn.seat].connections -= 1
+        _count(game, conn.seat, -1)
         game.changed()
+
+
+def _count(game: Game, seat: int | None, delta: int) -> None:
+    """Move the live-connection count of ``seat`` (or of the referee) by ``delta``."""
+    if seat == REFEREE:
+        game.referee_connections += delta
+    elif seat is not None:
+        game.seats[seat].connections += delta
 
 
 def time_limit_for(rules: Kind, asked: object) -> int | None:

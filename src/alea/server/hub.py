@@ -26,7 +26,8 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from alea.server import i18n
-from alea.server.games import Game, GameServer, ServerError
+from alea.server.games import Game, GameServer, ServerError, role_name
+from alea.server.kinds import REFEREE
 
 log = logging.getLogger("alea.server.hub")
 
@@ -42,6 +43,7 @@ class Connection:
         self.websocket = websocket
         self.server = server
         self.game = game
+        #: The seat this socket speaks for, ``REFEREE`` for the human referee, None: spectator.
         self.seat: int | None = None
         self.joined = False
         self.language = i18n.DEFAULT_LANGUAGE
@@ -149,7 +151,8 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
             "type": "welcome",
             "protocol": PROTOCOL,
             "game": game.id,
-            "seat": seat,
+            "seat": None if seat == REFEREE else seat,
+            "role": role_name(seat),
             "players": game.players,
             "version": game.version,
             "idle_timeout": server.settings.idle_timeout,
@@ -184,6 +187,11 @@ async def _action(conn: Connection, msg: dict[str, Any]) -> None:
     conn.send(reply)
 
 
+async def _say(conn: Connection, msg: dict[str, Any]) -> None:
+    """The referee's riddle or question, or the answering player's answer (typed text)."""
+    await conn.server.say(conn.game, _seated(conn), msg.get("text"))
+
+
 async def _takeover(conn: Connection, msg: dict[str, Any]) -> None:
     seat = _seated(conn)
     await conn.server.takeover(conn.game, seat, msg.get("seat"), msg.get("level"))
@@ -214,6 +222,7 @@ async def _sync(conn: Connection, msg: dict[str, Any]) -> None:
 HANDLERS: dict[str, Handler] = {
     "hello": _hello,
     "action": _action,
+    "say": _say,
     "takeover": _takeover,
     "reclaim": _reclaim,
     "fill_bots": _fill_bots,

@@ -65,8 +65,22 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "it": "La partita è finita.",
     },
     "not_started": {
-        "en": "The game starts when every seat is taken.",
-        "it": "La partita comincia quando tutti i posti sono occupati.",
+        "en": "The game starts when every seat (and the referee's role, if any) is taken.",
+        "it": "La partita comincia quando tutti i posti (e il ruolo dell'arbitro, se c'è) "
+        "sono occupati.",
+    },
+    "bad_referee": {
+        "en": "Only Dado Romano can have a human referee, who takes no seat: {detail}",
+        "it": "Solo Dado Romano può avere un arbitro in carne e ossa, che non occupa un posto: "
+        "{detail}",
+    },
+    "referee_taken": {
+        "en": "The referee's role is already taken.",
+        "it": "Il ruolo dell'arbitro è già occupato.",
+    },
+    "not_marking": {
+        "en": "No riddle or question is waiting for the referee now.",
+        "it": "Nessun indovinello o domanda attende l'arbitro ora.",
     },
     "seat_taken": {
         "en": "Seat {seat} is already taken.",

@@ -13,6 +13,12 @@ outcomes, server-side, like every other chance event. Its time limit (RULES.md
 B1) is the server's clock, not a player's move: the kind names the event the
 server applies when the time is up (``last-round``) and refuses it from
 players (:class:`RefereeMove`); the engine itself never reads a clock.
+
+A Dado Romano game may instead have a *human* referee (RULES.md B5): the kind
+then builds the engine with ``referee="human"``, so a riddle or question
+figure leads to the ``mark`` phase, whose decision (``mark:right`` or
+``mark:wrong``) belongs to the referee role, not to any seat
+(:attr:`Kind.referee_to_move`).
 """
 
 from __future__ import annotations
@@ -28,6 +34,14 @@ from alea.romano.texts import EFFECTS
 from alea.server.config import Bot
 
 IACTA: Final = "iacta"
+#: Who referees a game: the server's software (bank and clock) or a person.
+SOFTWARE: Final = "software"
+HUMAN_REFEREE: Final = "human"
+REFEREES: Final = (SOFTWARE, HUMAN_REFEREE)
+#: The pseudo-seat of a human referee: the engine's own number for the referee's decisions
+#: (``romano.REFEREE``), so "is it this role's turn?" is one comparison for seats and referee.
+#: Never an index into the seats (it is negative): see ``Game.role_of``.
+REFEREE: Final = int(romano.REFEREE)
 ROMANO: Final = "romano"
 KINDS: Final = (IACTA, ROMANO)
 
@@ -62,12 +76,33 @@ class Kind:
     time_up_event: str | None = None
     #: Minutes of the time limit when the creator does not choose (None: no limit).
     default_time_limit: int | None = None
+    #: Whether a game of this kind may have a human referee (RULES.md B5: Dado Romano).
+    human_referee: bool = False
 
     def colour(self, seat: int) -> str:
         return str(PLAYER_COLOURS[seat])
 
-    def new_game(self, players: int) -> Any:
+    def new_game(self, players: int, referee: str = SOFTWARE) -> Any:
+        """A new game's state; ``referee`` is ``software`` here (the server checks first)."""
+        if referee != SOFTWARE:
+            raise ValueError(f"{self.name} games have no referee")
         return iacta.new_game(players)
+
+    def referee_to_move(self, state: Any) -> bool:
+        """Whether the next decision is the human referee's (never in Alea Iacta Est)."""
+        return False
+
+    def exchange_key(self, state: Any) -> int | None:
+        """The item the human referee is asking now, as a number (None: nothing asked).
+
+        The typed question and answer of the table belong to this key: when it
+        changes (or becomes None) the stored exchange is out of date.
+        """
+        return None
+
+    def answering_seat(self, state: Any) -> int | None:
+        """The seat answering the human referee's riddle or question now (None: nobody)."""
+        return None
 
     def parse_action(self, text: str) -> Any:
         """The action ``text`` stands for; :class:`BadMove` or :class:`ChanceMove` if none."""
@@ -146,12 +181,30 @@ class RomanoKind(Kind):
     illegal = romano.IllegalActionError
     time_up_event = str(LAST_ROUND)
     default_time_limit = 60  # RULES.md B1: "default one hour"
+    human_referee = True
 
     def colour(self, seat: int) -> str:
         return ROMANO_COLOURS[seat]
 
-    def new_game(self, players: int) -> Any:
-        return romano.new_game(players, referee="software")
+    def new_game(self, players: int, referee: str = SOFTWARE) -> Any:
+        if referee not in REFEREES:
+            raise ValueError(f"unknown referee {referee!r}")
+        return romano.new_game(players, referee="human" if referee == HUMAN_REFEREE else "software")
+
+    def referee_to_move(self, state: Any) -> bool:
+        return int(state.current_player()) == romano.REFEREE
+
+    def exchange_key(self, state: Any) -> int | None:
+        """The turn slot of the ``mark`` phase: one riddle or question per turn at most.
+
+        A turn asks at most one item (the riddle and question figures end the
+        turn once marked), so the engine's count of turn slots names it; no new
+        event is needed, and the clock's ``last-round`` does not change it.
+        """
+        return int(state.turns) if self.referee_to_move(state) else None
+
+    def answering_seat(self, state: Any) -> int | None:
+        return int(state.seat) if self.referee_to_move(state) else None
 
     def parse_action(self, text: str) -> Any:
         try:

@@ -48,6 +48,22 @@ class CreateGameIn(BaseModel):
             "Alea Iacta Est games refuse any other value than 0 or null (bad_time_limit)."
         ),
     )
+    referee: Literal["software", "human"] = Field(
+        "software",
+        description=(
+            "Dado Romano only (RULES.md B5): 'software' draws riddles and questions from "
+            "the bank; 'human' adds a referee role, a person who poses their own and marks "
+            "the answers (mark:right / mark:wrong). Alea Iacta Est refuses 'human' "
+            "(bad_referee)."
+        ),
+    )
+    as_referee: bool = Field(
+        False,
+        description=(
+            "with referee 'human': the creator takes the referee role instead of a seat "
+            "(the referee is not a player); the answer's token is then the referee's"
+        ),
+    )
 
 
 class SeatOut(BaseModel):
@@ -59,6 +75,23 @@ class SeatOut(BaseModel):
     claimed: bool
     connected: bool
     replaced: bool = Field(description="a bot is playing for a human who went quiet")
+
+
+class RefereeOut(BaseModel):
+    """The human referee role of a Dado Romano game (``referee`` is null with the software)."""
+
+    name: str
+    claimed: bool
+    connected: bool
+
+
+class ExchangeOut(BaseModel):
+    """What the referee and the answering player typed about the item awaiting its mark."""
+
+    seat: int = Field(description="the seat answering")
+    kind: Literal["riddle", "question"]
+    posed: str | None = Field(description="the referee's riddle or question, null until typed")
+    answer: str | None = Field(description="the player's answer, null until typed")
 
 
 class ClockOut(BaseModel):
@@ -91,6 +124,7 @@ class GameInfo(BaseModel):
     spectators: int
     result: dict[str, Any] | None
     clock: ClockOut | None = Field(description="the time limit, null without one")
+    referee: RefereeOut | None = Field(description="the human referee role, null without one")
 
 
 class Links(BaseModel):
@@ -103,6 +137,9 @@ class CreatedOut(BaseModel):
     game: GameInfo
     seat: int | None
     token: str | None = Field(description="secret seat token: keep it, it is shown once")
+    role: Literal["player", "referee", "spectator"] = Field(
+        description="what the token is for: the creator's seat, the referee role, or none"
+    )
     links: Links
 
 
@@ -116,6 +153,20 @@ class ClaimedOut(BaseModel):
     game_id: str
     seat: int
     token: str = Field(description="secret seat token: keep it, it is shown once")
+
+
+class ClaimedRefereeOut(BaseModel):
+    game_id: str
+    role: Literal["referee"]
+    token: str = Field(description="secret referee token: keep it, it is shown once")
+
+
+class SayIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # Cleaned and cut to 280 characters by the server (like names); the bound here only
+    # stops absurd bodies.
+    text: str = Field(..., min_length=1, max_length=2000)
 
 
 class ActionIn(BaseModel):
@@ -138,12 +189,17 @@ class StateOut(BaseModel):
     status: str
     version: int
     seat: int | None
+    role: Literal["player", "referee", "spectator"]
     view: dict[str, Any] = Field(description="State.view(seat): see docs/server.md")
     legal: list[str] = Field(description="legal actions when it is this seat's decision")
     log: list[tuple[str, int | None]] = Field(description="[event, actor] pairs, redacted")
     seats: list[SeatOut]
     takeover_at: float | None
     clock: ClockOut | None = Field(description="the time limit, null without one")
+    referee: RefereeOut | None = Field(description="the human referee role, null without one")
+    exchange: ExchangeOut | None = Field(
+        description="the typed riddle or question and answer while the referee is to mark"
+    )
 
 
 class ActedOut(BaseModel):

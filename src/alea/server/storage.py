@@ -77,6 +77,10 @@ games_table = Table(
     Column("game", String(16), nullable=False, server_default="iacta"),
     Column("time_limit", Integer, nullable=True),
     Column("deadline", Float, nullable=True),
+    Column("referee", String(16), nullable=False, server_default="software"),
+    Column("referee_name", String(40), nullable=True),
+    Column("referee_token", String(64), nullable=True),
+    Column("exchange", Text, nullable=True),
     Index("ix_games_status", "status"),
 )
 
@@ -148,6 +152,14 @@ class GameRecord:
     time_limit: int | None = None
     #: When the time limit runs out (epoch seconds), fixed when play begins; None before.
     deadline: float | None = None
+    #: Who referees (Dado Romano): ``software`` or ``human`` (a person with the referee token).
+    referee: str = "software"
+    #: The human referee's display name, once the role is claimed.
+    referee_name: str | None = None
+    #: SHA-256 of the human referee's token, once the role is claimed (like a seat's).
+    referee_token: str | None = None
+    #: The current riddle or question and answer typed on the table (not engine events).
+    exchange: dict[str, Any] | None = None
 
 
 def _is_sqlite(url: str) -> bool:
@@ -215,6 +227,10 @@ def op_create_game(
                 "result": None,
                 "time_limit": record.time_limit,
                 "deadline": record.deadline,
+                "referee": record.referee,
+                "referee_name": record.referee_name,
+                "referee_token": record.referee_token,
+                "exchange": None,
             },
         )
         conn.execute(
@@ -374,6 +390,55 @@ def op_update_seats(
         if deadline is not None:
             values["deadline"] = deadline
         conn.execute(update(games_table).where(games_table.c.id == game_id).values(**values))
+
+    return run
+
+
+def op_claim_referee(
+    game_id: str,
+    name: str,
+    token_hash: str,
+    *,
+    status: str | None = None,
+    deadline: float | None = None,
+) -> Callable[[Connection], None]:
+    """Give the human referee role its name and token hash, maybe starting play.
+
+    Like :func:`op_update_seats`, the status change and the deadline it fixes are
+    stored in the same transaction as the claim. The ``referee_token IS NULL``
+    guard makes a second claimant (another process on the same database) fail
+    rather than overwrite the first one's token.
+    """
+
+    def run(conn: Connection) -> None:
+        values: dict[str, Any] = {
+            "referee_name": name,
+            "referee_token": token_hash,
+            "updated_at": time.time(),
+        }
+        if status is not None:
+            values["status"] = status
+        if deadline is not None:
+            values["deadline"] = deadline
+        done = conn.execute(
+            update(games_table)
+            .where(games_table.c.id == game_id, games_table.c.referee_token.is_(None))
+            .values(**values)
+        )
+        if done.rowcount != 1:
+            raise VersionConflict(f"game {game_id}: the referee role is already taken")
+
+    return run
+
+
+def op_set_exchange(game_id: str, exchange: dict[str, Any]) -> Callable[[Connection], None]:
+    """Store the current question-and-answer exchange of a human-refereed game (JSON)."""
+    encoded = json.dumps(exchange, ensure_ascii=False)
+
+    def run(conn: Connection) -> None:
+        conn.execute(
+            update(games_table).where(games_table.c.id == game_id).values(exchange=encoded)
+        )
 
     return run
 
@@ -574,4 +639,19 @@ def _game_record(row: Any) -> GameRecord:
         game=str(row["game"]),
         time_limit=None if row["time_limit"] is None else int(row["time_limit"]),
         deadline=None if row["deadline"] is None else float(row["deadline"]),
+        referee=str(row["referee"] or "software"),
+        referee_name=row["referee_name"],
+        referee_token=row["referee_token"],
+        exchange=_exchange(row["exchange"]),
     )
+
+
+def _exchange(stored: str | None) -> dict[str, Any] | None:
+    """The stored exchange, or None if absent or unreadable (it is a courtesy, not state)."""
+    if not stored:
+        return None
+    try:
+        found = json.loads(stored)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None

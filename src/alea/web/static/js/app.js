@@ -75,7 +75,7 @@ function levelOptions(selected) {
 }
 
 function startLobby(el) {
-  const state = { kind: "iacta", players: 4, seats: ["you", "bot:medium", "bot:medium", "bot:medium"], timer: null };
+  const state = { kind: "iacta", players: 4, seats: ["you", "bot:medium", "bot:medium", "bot:medium"], timer: null, asReferee: false };
   const heroDice = [5, 1, 6, 3, 4].map((v, i) => die(v, PLAYER_COLOURS[i], "hero")).join("");
   el.innerHTML = `<div class="lobby">
     <section class="hero"><div class="herodice">${heroDice}</div><h1>Alea Iacta Est</h1>
@@ -93,6 +93,13 @@ function startLobby(el) {
         <div id="timebox" class="timebox" hidden>
           <label>${esc(t("time_limit"))} <input type="number" id="timelimit" min="1" max="600" step="1" value="60" inputmode="numeric"></label>
           <label class="check"><input type="checkbox" id="nolimit"> ${esc(t("no_time_limit"))}</label></div>
+        <div id="refbox" class="timebox" hidden>
+          <label>${esc(t("referee_label"))} <select id="referee">
+            <option value="software">${esc(t("referee_software"))}</option>
+            <option value="human">${esc(t("referee_human"))}</option></select></label>
+          <label id="refrolebox" hidden>${esc(t("referee_role"))} <select id="refrole">
+            <option value="player">${esc(t("referee_me_player"))}</option>
+            <option value="referee">${esc(t("referee_me_referee"))}</option></select></label></div>
         <label class="check"><input type="checkbox" id="public" checked> ${esc(t("public_game"))}</label>
         <button id="create" class="primary">${esc(t("create"))}</button></section>
     </div>
@@ -109,7 +116,7 @@ function startLobby(el) {
     const romano = state.kind === "romano";
     $("seatrows").innerHTML = state.seats.map((s, i) => {
       const colour = romano ? ROMANO_COLOURS[i] : PLAYER_COLOURS[i];
-      if (i === 0) {
+      if (i === 0 && !(romano && state.asReferee)) {
         return `<li><span class="swatch ${colour}"></span><b>${esc(t("seat_you"))}</b></li>`;
       }
       const bots = romano ? [["bot:medium", t("seat_random_bot")]]
@@ -124,16 +131,34 @@ function startLobby(el) {
     $("timebox").hidden = state.kind !== "romano";
     $("timelimit").disabled = $("nolimit").checked;
   }
+  // Dado Romano's referee (RULES.md B5): the software, or a person; the creator either
+  // plays in seat 1 or is that person (then seat 1 is a friend's or a bot's, like the others).
+  function refereeField() {
+    $("refbox").hidden = state.kind !== "romano";
+    const human = $("referee").value === "human";
+    $("refrolebox").hidden = !human;
+    const was = state.asReferee;
+    state.asReferee = state.kind === "romano" && human && $("refrole").value === "referee";
+    if (was !== state.asReferee) {
+      state.seats[0] = state.asReferee ? "human" : "you";
+      seatRows();
+    }
+  }
   seatCounts();
   seatRows();
   timeLimitField();
+  refereeField();
   $("nolimit").addEventListener("change", timeLimitField);
+  $("referee").addEventListener("change", refereeField);
+  $("refrole").addEventListener("change", refereeField);
 
   $("gamekind").addEventListener("change", (e) => {
     state.kind = e.target.value;
     timeLimitField();
+    refereeField();
     if (state.kind === "iacta" && state.seats.length > 5) state.seats.length = 5;
     state.seats = state.seats.map((s, i) => (i === 0 || s === "human" ? s : "bot:medium"));
+    if (state.kind === "iacta") state.seats[0] = "you";
     seatCounts();
     seatRows();
   });
@@ -163,7 +188,11 @@ function startLobby(el) {
     const name = $("qname").value.trim();
     if (name) setName(name);
     const body = { game, seats, public: isPublic, name };
-    if (game === "romano") body.time_limit = timeLimit();
+    if (game === "romano") {
+      body.time_limit = timeLimit();
+      body.referee = $("referee").value;
+      if (state.asReferee) body.as_referee = true;
+    }
     try {
       const res = await api("/api/games", body);
       saveToken(res.game.id, res.token, res.seat);
@@ -179,7 +208,7 @@ function startLobby(el) {
   });
   $("create").addEventListener("click", () => {
     const seats = state.seats.map((s, i) => {
-      if (i === 0 || s === "human") return { kind: "human" };
+      if (s === "you" || s === "human") return { kind: "human" };
       return { kind: "bot", level: s.split(":")[1] };
     });
     create(seats, $("public").checked, state.kind);

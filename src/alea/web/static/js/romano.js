@@ -4,6 +4,11 @@
 // The time limit is the server's: it sends the deadline, the page only counts down to it
 // (corrected by the difference between the server's clock and this one) and shows the
 // "last round" banner once the server has declared it.
+// With a human referee (RULES.md B5) the referee's token opens the same page in the
+// referee's role: the public table, a box to type the riddle or question, the player's
+// typed answer, and the Right/Wrong marks the server lists as legal. The typed exchange
+// comes from the server (so a reload shows it); the boxes keep what is being typed
+// across updates.
 
 import { language, t } from "./i18n.js";
 import { esc } from "./pieces.js";
@@ -31,6 +36,8 @@ export function describeRomano(event, actor, seats) {
   if (k === "M") return t("ro_log_challenge", { who, other: name(seats, Number(v)) });
   if (k === "N") return t("ro_log_return", { who, n: v });
   if (event === "last-round") return t("ro_log_last_round");
+  if (event === "mark:right") return t("ro_log_mark_right", { who });
+  if (event === "mark:wrong") return t("ro_log_mark_wrong", { who });
   return `${who} ${event}`;
 }
 
@@ -45,6 +52,10 @@ export function startRomano(root, gameId, { watch = false } = {}) {
   const S = {
     token: stored ? stored.token : null,
     seat: null,
+    role: "spectator", // "player", "referee" (the human referee) or "spectator"
+    referee: null, // {name, claimed, connected} with a human referee, else null
+    exchange: null, // {seat, kind, posed, answer} while the referee is to mark, else null
+    sayForm: "", // which typing box is shown ("pose", "answer" or ""): rebuilt only on change
     ws: null,
     version: 0,
     view: null,
@@ -66,8 +77,10 @@ export function startRomano(root, gameId, { watch = false } = {}) {
       <b>Dado Romano</b><span id="roundinfo"></span><span id="clock" class="rclock" hidden></span><span id="turnbanner" class="turnbanner"></span></div>
     <div id="banners"></div>
     <div class="layout">
-      <div class="main"><div id="rtable" class="rtable"></div><div id="decision" class="decision"></div></div>
-      <aside class="side"><ol id="scores" class="rscores"></ol>
+      <div class="main"><div id="rtable" class="rtable"></div>
+        <div id="exchange" class="exchange" hidden><div id="exshow"></div><div id="exform"></div></div>
+        <div id="decision" class="decision"></div></div>
+      <aside class="side"><ol id="scores" class="rscores"></ol><p id="refline" class="muted" hidden></p>
         <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log"></ol></details>
       </aside>
     </div></div>`;
@@ -106,6 +119,7 @@ export function startRomano(root, gameId, { watch = false } = {}) {
   function onMessage(m) {
     if (m.type === "welcome") {
       S.seat = m.seat;
+      S.role = m.role || (m.seat === null ? "spectator" : "player");
       if (typeof m.server_time === "number") S.skew = m.server_time - Date.now() / 1000;
     } else if (m.type === "update") {
       if (m.log_start === S.log.length) S.log = S.log.concat(m.log);
@@ -117,6 +131,9 @@ export function startRomano(root, gameId, { watch = false } = {}) {
       S.seats = m.seats;
       S.status = m.status;
       S.clock = m.clock || null;
+      S.referee = m.referee || null;
+      S.exchange = m.exchange || null;
+      if (m.role) S.role = m.role;
       S.pending = false;
       render();
     } else if (m.type === "error") {
@@ -173,12 +190,25 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     const v = S.view;
     if (!v) return;
     const lang = language();
-    const mine = S.seat !== null && v.turn_of === S.seat;
+    const referee = S.role === "referee";
+    const marking = S.status === "active" && v.phase === "mark";
+    const mine = (S.seat !== null && v.turn_of === S.seat && !marking) || (referee && marking);
+    const turnWho = name(S.seats, v.turn_of);
     $("roundinfo").textContent = `${t("ro_round")} ${v.round}${v.is_last_round ? ` · ${t("ro_last_round")}` : ""}`;
     $("turnbanner").textContent = S.status === "finished" ? t("ro_over")
       : S.status === "open" ? t("waiting_title")
-        : mine ? t("ro_your_turn") : t("ro_turn_of", { who: name(S.seats, v.turn_of) });
+        : marking && referee ? t("ro_referee_call", { kind: t(`ro_${v.item_kind}_lc`), who: turnWho })
+          : marking ? t("ro_referee_awaited", { who: turnWho })
+            : S.seat !== null && v.turn_of === S.seat ? t("ro_your_turn") : t("ro_turn_of", { who: turnWho });
     $("turnbanner").classList.toggle("mine", mine && S.status === "active");
+    // The human referee, by name, and whether they are here (the table waits for them).
+    const ref = S.referee;
+    $("refline").hidden = !ref;
+    if (ref) {
+      $("refline").textContent = referee ? t("ro_you_referee")
+        : ref.claimed ? `${t("ro_referee_is", { who: ref.name })}${ref.connected ? "" : ` (${t("ro_referee_away")})`}`
+          : t("ro_referee_free");
+    }
 
     // Scores with the ceiling state (above 150: changes are inverted).
     $("scores").innerHTML = S.seats.map((s, i) => {
@@ -226,13 +256,17 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     }
     if (S.status === "open") {
       const free = S.seats.filter((s) => !s.claimed);
+      const outsider = S.role === "spectator";
+      const freeReferee = S.referee && !S.referee.claimed;
       banners += `<div class="banner">${esc(t("waiting_title"))} ` +
-        (S.seat === null ? free.map((s) => `<button class="primary small" data-claim="${s.seat}">${esc(t("take_seat"))} ${s.seat + 1}</button>`).join(" ") : "") +
-        (S.seat !== null ? `<button data-fill="1">${esc(t("fill_bots"))}</button>` : "") +
+        (outsider ? free.map((s) => `<button class="primary small" data-claim="${s.seat}">${esc(t("take_seat"))} ${s.seat + 1}</button>`).join(" ") : "") +
+        (outsider && freeReferee ? ` <button class="primary small" data-claim-referee="1">${esc(t("ro_be_referee"))}</button>` : "") +
+        (!outsider && free.length ? `<button data-fill="1">${esc(t("fill_bots"))}</button>` : "") +
         `<input readonly class="invitelink" value="${esc(location.origin + location.pathname)}"></div>`;
     }
     $("banners").innerHTML = banners;
     tick();
+    renderExchange(v);
 
     // The decision, as buttons (every one a legal action from the server).
     const legal = S.legal;
@@ -243,7 +277,12 @@ export function startRomano(root, gameId, { watch = false } = {}) {
       const declares = legal.filter((a) => a.startsWith("D:"));
       const challenges = legal.filter((a) => a.startsWith("M:"));
       const returns = legal.filter((a) => a.startsWith("N:"));
-      const rest = legal.filter((a) => !/^[ADMN]:/.test(a));
+      const marks = legal.filter((a) => a.startsWith("mark:"));
+      const rest = legal.filter((a) => !/^([ADMN]|mark):/.test(a));
+      if (marks.length) {
+        html += `<p>${esc(t("ro_mark_help", { who: turnWho }))}</p><div class="actions marks">${marks.map((a) =>
+          `<button class="${a === "mark:right" ? "primary" : ""}" data-act="${a}">${esc(t(a === "mark:right" ? "ro_right" : "ro_wrong"))}</button>`).join("")}</div>`;
+      }
       if (answers.length && v.item_text) {
         const choices = v.item_text.choices[lang] || v.item_text.choices.en;
         html += `<div class="answers">${answers.map((a) => {
@@ -278,6 +317,51 @@ export function startRomano(root, gameId, { watch = false } = {}) {
       `<li data-index="${i}"><span class="swatch ${a === null ? "free" : ROMANO_COLOURS[a]}"></span> ${esc(describeRomano(e, a, S.seats))}</li>`).join("");
   }
 
+  // The typed riddle or question and answer while the referee is to mark: what was typed
+  // (for everyone), and a box for the referee (to pose) or the answering player (to answer).
+  function renderExchange(v) {
+    const ex = S.status === "active" ? S.exchange : null;
+    $("exchange").hidden = !ex;
+    if (!ex) {
+      S.sayForm = "";
+      $("exform").innerHTML = "";
+      return;
+    }
+    const who = name(S.seats, ex.seat);
+    const kind = t(ex.kind === "riddle" ? "ro_riddle" : "ro_question");
+    $("exshow").innerHTML = `<h3>${esc(t("ro_item_for", { kind, who }))}</h3>` +
+      `<p class="posed" id="posed">${ex.posed ? esc(ex.posed) : `<span class="muted">${esc(t("ro_not_posed"))}</span>`}</p>` +
+      `<p class="answered"><b>${esc(t("ro_answer_of", { who }))}:</b> <span id="answered">${ex.answer ? esc(ex.answer) : `<span class="muted">${esc(t("ro_no_answer"))}</span>`}</span></p>`;
+    const form = S.role === "referee" ? "pose" : S.seat !== null && S.seat === ex.seat ? "answer" : "";
+    if (form === S.sayForm) return; // keep what is being typed
+    S.sayForm = form;
+    $("exform").innerHTML = !form ? ""
+      : `<form class="sayform" data-say="${form}"><input id="saytext" maxlength="280" autocomplete="off" placeholder="${esc(t(form === "pose" ? "ro_pose_placeholder" : "ro_answer_placeholder"))}">` +
+        `<button type="submit" class="primary">${esc(t(form === "pose" ? "ro_pose" : "ro_send_answer"))}</button></form>`;
+  }
+
+  async function claimReferee() {
+    try {
+      const res = await api(`/api/games/${encodeURIComponent(gameId)}/referee/claim`, { name: getName() });
+      saveToken(gameId, res.token, null);
+      S.token = res.token;
+      send({ type: "hello", token: res.token, lang: language(), since: S.log.length });
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  root.addEventListener("submit", (e) => {
+    const form = e.target.closest("[data-say]");
+    if (!form) return;
+    e.preventDefault();
+    const input = form.querySelector("input");
+    const text = input.value.trim();
+    if (!text) return;
+    send({ type: "say", text });
+    input.value = "";
+  });
+
   async function claim(seat) {
     const input = getName();
     try {
@@ -291,10 +375,11 @@ export function startRomano(root, gameId, { watch = false } = {}) {
   }
 
   root.addEventListener("click", (e) => {
-    const target = e.target.closest("[data-act],[data-claim],[data-fill]");
+    const target = e.target.closest("[data-act],[data-claim],[data-claim-referee],[data-fill]");
     if (!target || S.closed) return;
     const d = target.dataset;
     if (d.act) act(d.act);
+    else if (d.claimReferee) claimReferee();
     else if (d.claim !== undefined) claim(Number(d.claim));
     else if (d.fill) send({ type: "fill_bots" });
   });
