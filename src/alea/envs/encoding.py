@@ -279,9 +279,12 @@ def python_legal_mask(state: State) -> npt.NDArray[np.int8]:
 
 
 def _load_compiled() -> ModuleType | None:
-    """The compiled mask builder (:mod:`alea.envs._fast`), configured, or ``None``.
+    """The compiled builders (:mod:`alea.envs._fast`), the mask's part configured, or ``None``.
 
-    ``ALEA_PURE_PYTHON=1`` in the environment turns it off (as for observations).
+    The one place that decides whether the compiled builders are used:
+    :mod:`alea.envs.observation` takes the module from here (:data:`COMPILED`)
+    and configures the observation's part. ``ALEA_PURE_PYTHON=1`` in the
+    environment turns both off, to measure or debug the pure-Python builders.
     """
     if os.environ.get("ALEA_PURE_PYTHON", "") not in ("", "0"):
         return None
@@ -296,3 +299,5 @@ def _load_compiled() -> ModuleType | None:
 
 
 _FAST: Final = _load_compiled()
+#: The compiled builders' module (mask configured), or ``None`` without the extension.
+COMPILED: Final = _FAST

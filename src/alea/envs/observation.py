@@ -39,7 +39,6 @@ forward can also pass a :class:`Memo` to skip even the cache look-ups.
 
 from __future__ import annotations
 
-import os
 from array import array
 from collections.abc import Callable
 from itertools import combinations_with_replacement
@@ -49,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from alea.envs.encoding import COMPILED
 from alea.iacta.cards import PATRICIANS, PLAYER_COLOURS, PROVINCES, SENATE_CARDS
 from alea.iacta.forum import columns
 from alea.iacta.senate import describe
@@ -620,14 +620,11 @@ def _finish(
 def _load_compiled() -> ModuleType | None:
     """The compiled builders (:mod:`alea.envs._fast`), configured, or ``None``.
 
-    ``ALEA_PURE_PYTHON=1`` in the environment turns them off, to measure or
-    debug the pure-Python builders.
+    :mod:`alea.envs.encoding` decides whether they are used (and configures the
+    mask, which :func:`compiled_observe` builds too); this adds the layout.
     """
-    if os.environ.get("ALEA_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from alea.envs import _fast
-    except ImportError:
+    _fast = COMPILED
+    if _fast is None:
         return None
     layout = {f.name: _OFF[f.name] for f in FIELDS}
     for f in FIELDS:
@@ -653,9 +650,6 @@ def _load_compiled() -> ModuleType | None:
 _FAST: Final = _load_compiled()
 #: Which builder :func:`observation_tensor` uses: ``"compiled"`` or ``"python"``.
 BUILDER: Final = "python" if _FAST is None else "compiled"
-
-if _FAST is not None:
-    import alea.envs.encoding  # noqa: F401  (configures the compiled mask builder)
 
 #: The environments' whole per-step observation in one compiled call, or ``None``
 #: without the extension: ``compiled_observe(state, seat, to_move)`` returns
