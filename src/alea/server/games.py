@@ -345,6 +345,13 @@ class Game:
             "answer": found.get("answer"),
         }
 
+    def begin(self, deadline: float | None) -> None:
+        """Play begins (every seat, and a human referee role, is taken): the game is
+        active, the first decision's idle clock starts, and so does the time limit."""
+        self.status = ACTIVE
+        self.deadline = deadline
+        self.turn_since = time.time()
+
     def changed(self) -> None:
         """Invalidate cached messages and wake every connection."""
         self.stamp += 1
@@ -790,9 +797,7 @@ class GameServer:
             updated.connections = target.connections
             game.seats[seat] = updated
             if status is not None:
-                game.status = status
-                game.turn_since = time.time()
-                game.deadline = deadline
+                game.begin(deadline)
             game.updated_at = time.time()
         game.changed()
         self.schedule_bots(game)
@@ -830,9 +835,7 @@ class GameServer:
                 raise ServerError("referee_taken", 409) from None
             game.referee_token, game.referee_name = hashed, referee_name
             if status is not None:
-                game.status = status
-                game.turn_since = time.time()
-                game.deadline = deadline
+                game.begin(deadline)
             game.updated_at = time.time()
         game.changed()
         self.schedule_bots(game)
@@ -897,9 +900,7 @@ class GameServer:
             for s in changed:
                 game.seats[s.seat] = s
             if start:
-                game.status = ACTIVE
-                game.deadline = deadline
-                game.turn_since = time.time()
+                game.begin(deadline)
             game.updated_at = time.time()
         log.info("game %s: seat %d filled %d seats with bots", game.id, by_seat, len(changed))
         game.changed()
