@@ -30,9 +30,12 @@ import httpx
 import pytest
 import uvicorn
 import websockets
-from sqlalchemy import create_engine, text
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, text
 
 from alea.server import Settings, create_app
+from alea.server.storage import migrate
 
 PG_ENV = "ALEA_TEST_DATABASE_URL"
 
@@ -364,3 +367,17 @@ async def play_turn(clients: list[Client], rng: random.Random) -> tuple[str, dic
     for c in clients:
         await c.until_version(ack["version"])
     return action, ack
+
+
+def migrated_from(url: str, revision: str, insert: str) -> Engine:
+    """A database built up to migration ``revision``, given one row by ``insert``, then
+    migrated to the latest revision the way the server does it: for migration tests."""
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", "alea.server:migrations")
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+        conn.execute(text(insert))
+    migrate(engine)
+    return engine

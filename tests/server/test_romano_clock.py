@@ -13,13 +13,10 @@ import time
 from typing import Any
 
 import httpx
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 from alea.romano.ceiling import distance
 from alea.server import Settings
-from alea.server.storage import migrate
 from tests.server.support import (
     Client,
     Database,
@@ -27,6 +24,7 @@ from tests.server.support import (
     ShiftedClock,
     connect,
     create_game,
+    migrated_from,
 )
 from tests.server.test_romano_server import BOT, HUMAN, play, romano_game
 
@@ -296,19 +294,12 @@ def test_restart_declares_an_overdue_last_round_exactly_once(db: Database) -> No
 
 
 def test_migration_adds_time_limits(sqlite_db: Database) -> None:
-    engine = create_engine(sqlite_db.url)
-    config = Config()
-    config.set_main_option("script_location", "alea.server:migrations")
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0002")
-        conn.execute(
-            text(
-                "INSERT INTO games (id, players, status, public, title, created_at, updated_at,"
-                " version, result, game) VALUES ('old', 2, 'open', 1, '', 0, 0, 0, NULL, 'romano')"
-            )
-        )
-    migrate(engine)
+    engine = migrated_from(
+        sqlite_db.url,
+        "0002",
+        "INSERT INTO games (id, players, status, public, title, created_at, updated_at,"
+        " version, result, game) VALUES ('old', 2, 'open', 1, '', 0, 0, 0, NULL, 'romano')",
+    )
     with engine.connect() as conn:
         row = conn.execute(text("SELECT time_limit, deadline FROM games WHERE id = 'old'")).one()
         assert tuple(row) == (None, None)  # games from before: no time limit

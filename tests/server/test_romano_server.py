@@ -7,14 +7,11 @@ import random
 from typing import Any
 
 import httpx
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 import alea.romano as romano
 from alea.server import Settings
-from alea.server.storage import migrate
-from tests.server.support import Client, Database, LiveServer, connect, create_game
+from tests.server.support import Client, Database, LiveServer, connect, create_game, migrated_from
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot"}
@@ -203,19 +200,12 @@ def test_romano_restart_rebuilds(sqlite_db: Database) -> None:
 
 
 def test_migration_adds_game_kind(sqlite_db: Database) -> None:
-    engine = create_engine(sqlite_db.url)
-    config = Config()
-    config.set_main_option("script_location", "alea.server:migrations")
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0001")
-        conn.execute(
-            text(
-                "INSERT INTO games (id, players, status, public, title, created_at, updated_at,"
-                " version, result) VALUES ('old', 2, 'open', 1, '', 0, 0, 0, NULL)"
-            )
-        )
-    migrate(engine)
+    engine = migrated_from(
+        sqlite_db.url,
+        "0001",
+        "INSERT INTO games (id, players, status, public, title, created_at, updated_at,"
+        " version, result) VALUES ('old', 2, 'open', 1, '', 0, 0, 0, NULL)",
+    )
     with engine.connect() as conn:
         assert conn.execute(text("SELECT game FROM games WHERE id = 'old'")).scalar() == "iacta"
     engine.dispose()
