@@ -25,25 +25,9 @@ import pytest
 from alea.server import Settings
 from tests.server.support import LiveServer, bot_factory, database
 from tests.server.test_websocket import assert_hidden
+from tests.web.support import ROOT, record_frames, require_chromium, watch_errors
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ROOT = Path(__file__).resolve().parents[2]
-
-if not CHROMIUM.exists():
-    pytest.skip(
-        f"browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)",
-        allow_module_level=True,
-    )
+require_chromium()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
 
 
@@ -68,37 +52,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         )
         with LiveServer(settings) as server:
             yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-def watch_errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    return errors
-
-
-def record_frames(page: Any) -> list[str]:
-    """Every WebSocket frame the page receives, as text."""
-    frames: list[str] = []
-
-    def on_socket(ws: Any) -> None:
-        ws.on(
-            "framereceived",
-            lambda payload: frames.append(
-                payload if isinstance(payload, str) else payload.decode()
-            ),
-        )
-
-    page.on("websocket", on_socket)
-    return frames
 
 
 def act_once(page: Any, rng: random.Random) -> bool:

@@ -21,7 +21,9 @@ import pytest
 
 from alea.server import Settings
 from tests.server.support import LiveServer, ShiftedClock, create_game, database
-from tests.web.test_browser import ARGS, CHROMIUM, ROOT, record_frames, watch_errors
+from tests.web.support import ARGS, CHROMIUM, ROOT, record_frames, require_chromium, watch_errors
+
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
 

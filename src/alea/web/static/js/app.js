@@ -1,12 +1,13 @@
 // Entry point: the router (lobby, game, replay), the language switch and the lobby page.
 
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
-import { renderBuildings, renderPlayers, seatName } from "./board.js";
+import { renderBuildings, renderPlayers } from "./board.js";
 import { startGame } from "./game.js";
-import { ROMANO_COLOURS, startRomano } from "./romano.js";
+import { startRomano } from "./romano.js";
 import { describeEvent } from "./log.js";
-import { PLAYER_COLOURS, die, esc } from "./pieces.js";
+import { die, esc } from "./pieces.js";
 import { renderResults } from "./results.js";
+import { seatColour, seatName } from "./seats.js";
 import { allTokens, api, getName, saveToken, setName, toast } from "./util.js";
 
 const root = document.getElementById("app");
@@ -69,6 +70,11 @@ document.addEventListener("click", (e) => {
 
 // -------------------------------------------------------------------- lobby
 
+// The colours the seats of a new game will get, for the form before the game exists (both
+// games give seat n the same colour). Every page of an existing game reads the colours
+// the server sends with its seats instead.
+const NEW_SEAT_COLOURS = ["gray", "brown", "blue", "green", "yellow", "purple"];
+
 function levelOptions(selected) {
   return ["easy", "medium", "hard"].map((l) =>
     `<option value="${l}" ${l === selected ? "selected" : ""}>${esc(t(`level_${l}`))}</option>`).join("");
@@ -76,7 +82,7 @@ function levelOptions(selected) {
 
 function startLobby(el) {
   const state = { kind: "iacta", players: 4, seats: ["you", "bot:medium", "bot:medium", "bot:medium"], timer: null, asReferee: false };
-  const heroDice = [5, 1, 6, 3, 4].map((v, i) => die(v, PLAYER_COLOURS[i], "hero")).join("");
+  const heroDice = [5, 1, 6, 3, 4].map((v, i) => die(v, NEW_SEAT_COLOURS[i], "hero")).join("");
   el.innerHTML = `<div class="lobby">
     <section class="hero"><div class="herodice">${heroDice}</div><h1>Alea Iacta Est</h1>
       <p>${esc(t("tagline"))}</p></section>
@@ -115,7 +121,7 @@ function startLobby(el) {
   function seatRows() {
     const romano = state.kind === "romano";
     $("seatrows").innerHTML = state.seats.map((s, i) => {
-      const colour = romano ? ROMANO_COLOURS[i] : PLAYER_COLOURS[i];
+      const colour = NEW_SEAT_COLOURS[i];
       if (i === 0 && !(romano && state.asReferee)) {
         return `<li><span class="swatch ${colour}"></span><b>${esc(t("seat_you"))}</b></li>`;
       }
@@ -225,7 +231,7 @@ function startLobby(el) {
       const mineIds = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 8);
       $("lists").innerHTML =
         `<h2>${esc(t("my_games"))}</h2>${mineIds.length ? `<ul class="games">${mineIds.map((id) =>
-          `<li><span class="swatch ${PLAYER_COLOURS[mine[id].seat] || "gray"}"></span><code>${esc(id)}</code>` +
+          `<li><span class="swatch ${mine[id].colour || NEW_SEAT_COLOURS[mine[id].seat] || "gray"}"></span><code>${esc(id)}</code>` +
           `<a class="button small" href="/game/${esc(id)}">${esc(t("resume"))}</a></li>`).join("")}</ul>` : `<p class="muted">${esc(t("no_games"))}</p>`}` +
         gameList("open_games", open, "join") + gameList("live_games", live, "watch") +
         gameList("finished_games", done, "replay");
@@ -320,10 +326,11 @@ function startReplay(el, gameId) {
     }
     const ctx = { mySeat: null, seats, legal: [], placing: false, hints: null, recent };
     const ts = v.turn.seat;
+    const colour = seatColour(seats, ts);
     $("rtray").innerHTML = typeof ts === "number" && (v.turn.roll.length || v.turn.kept.length)
-      ? `<span class="who ${PLAYER_COLOURS[ts]}">${esc(seatName(seats, ts))}</span> ` +
-        v.turn.roll.map((d) => die(d, PLAYER_COLOURS[ts])).join("") +
-        v.turn.kept.map((d) => die(d, PLAYER_COLOURS[ts], "kept")).join("") : "";
+      ? `<span class="who ${colour}">${esc(seatName(seats, ts))}</span> ` +
+        v.turn.roll.map((d) => die(d, colour)).join("") +
+        v.turn.kept.map((d) => die(d, colour, "kept")).join("") : "";
     $("board").innerHTML = renderBuildings(v, ctx);
     $("players").innerHTML = renderPlayers(v, ctx);
     $("final").innerHTML = step === R.steps && R.record.result ? renderResults(R.record.result, seats, null) : "";

@@ -3,15 +3,9 @@
 
 import { BUILDING_NAMES, t } from "./i18n.js";
 import {
-  PLAYER_COLOURS, die, diceRow, esc, fortuna, patrician, province, senateBack, senateCard, token,
+  die, diceRow, esc, fortuna, patrician, province, senateBack, senateCard, token,
 } from "./pieces.js";
-
-export function seatName(seats, seat) {
-  const s = seats && seats[seat];
-  if (!s) return t("seat_n", { n: seat + 1 });
-  if (s.name) return s.name;
-  return s.kind === "bot" ? `Bot (${t(`level_${s.level || "medium"}`)})` : t("seat_n", { n: seat + 1 });
-}
+import { seatColour, seatName } from "./seats.js";
 
 function sum(values) { return values.reduce((a, b) => a + b, 0); }
 
@@ -58,7 +52,7 @@ function temple(view, ctx) {
   const rows = groups.map((g, i) =>
     `<div class="row ${recentClass(ctx, "T", g.seat)}" data-seat="${g.seat}">` +
     `${i === 0 ? '<span class="lead" title="lead">★</span>' : '<span class="lead"></span>'}` +
-    `${diceRow(g.dice, PLAYER_COLOURS[g.seat])}<span class="sum">Σ${sum(g.dice)}</span></div>`).join("");
+    `${diceRow(g.dice, seatColour(ctx.seats, g.seat))}<span class="sum">Σ${sum(g.dice)}</span></div>`).join("");
   const d = view.decks;
   const disc = d.fortuna_discards;
   const discards = (disc["1"] || 0) + (disc["2"] || 0) + (disc["3"] || 0);
@@ -74,11 +68,11 @@ function senate(view, ctx) {
     .sort((a, b) => b.dice.length - a.dice.length || Math.max(...b.dice) - Math.max(...a.dice));
   const rows = straights.map((s, i) =>
     `<div class="row ${recentClass(ctx, "S", s.seat)}" data-seat="${s.seat}"><span class="rank">${i + 1}</span>` +
-    `${diceRow(s.dice, PLAYER_COLOURS[s.seat])}</div>`).join("");
+    `${diceRow(s.dice, seatColour(ctx.seats, s.seat))}</div>`).join("");
   let takers = "";
   if (view.senate_takers && view.senate_takers.length && view.phase.startsWith("senate")) {
     takers = `<div class="takers">${view.senate_takers.map((s, i) =>
-      `<span class="chip ${PLAYER_COLOURS[s]} ${i === view.senate_turn ? "now" : ""}">${i + 1}</span>`).join("")}</div>`;
+      `<span class="chip ${seatColour(ctx.seats, s)} ${i === view.senate_turn ? "now" : ""}">${i + 1}</span>`).join("")}</div>`;
   }
   return `<div class="building S ${buildingClass("S", ctx)}" data-building="S" title="${esc(t("rule_S"))}">` +
     header("S") + `<div class="content">${rows || '<div class="empty-b"></div>'}${takers}</div>` +
@@ -92,7 +86,7 @@ function castrum(view, ctx) {
       view.phase === "castrum-choice" ? "now" : "";
     const winning = i < view.revealed.provinces.length ? "wins" : "";
     return `<div class="row ${winning} ${now} ${recentClass(ctx, "C", s.seat, s.value)}" data-seat="${s.seat}">` +
-      `<span class="rank">${i + 1}</span>${diceRow(Array(s.count).fill(s.value), PLAYER_COLOURS[s.seat])}</div>`;
+      `<span class="rank">${i + 1}</span>${diceRow(Array(s.count).fill(s.value), seatColour(ctx.seats, s.seat))}</div>`;
   }).join("");
   const provs = view.revealed.provinces.map((card) => {
     const action = `P:${card}`;
@@ -122,7 +116,7 @@ function forum(view, ctx) {
         if (k >= 0) { cls = "recent"; left.splice(k, 1); }
       }
       const now = i === 0 && view.phase === "forum-choice" ? "now" : "";
-      inner = die(d.value, PLAYER_COLOURS[d.seat], `${cls} ${now}`);
+      inner = die(d.value, seatColour(ctx.seats, d.seat), `${cls} ${now}`);
     }
     slots += `<div class="column"><div class="capital"></div><div class="slot">${inner}</div><div class="base">${ROMAN_COL[i] || i + 1}</div></div>`;
   }
@@ -142,7 +136,7 @@ const ROMAN_COL = ["I", "II", "III", "IV", "V", "VI", "VII"];
 function latrine(view, ctx) {
   const rows = view.buildings.latrine.map((count, seat) => count
     ? `<div class="row ${recentClass(ctx, "L", seat)}">${Array.from({ length: count }, () =>
-      `<span class="die ${PLAYER_COLOURS[seat]} blank"><svg viewBox="0 0 24 24"></svg></span>`).join("")}</div>`
+      `<span class="die ${seatColour(ctx.seats, seat)} blank"><svg viewBox="0 0 24 24"></svg></span>`).join("")}</div>`
     : "").join("");
   return `<div class="building L ${buildingClass("L", ctx)}" data-building="L" title="${esc(t("rule_L"))}">` +
     header("L") + `<div class="content">${rows || '<div class="empty-b"></div>'}</div>` +
@@ -163,7 +157,7 @@ export function renderPlayer(view, info, ctx) {
   const meta = seats[seat] || {};
   const toMove = view.to_move === seat;
   const you = ctx.mySeat === seat;
-  const colour = PLAYER_COLOURS[seat];
+  const colour = seatColour(ctx.seats, seat);
   const provs = info.provinces.map((c) => province(c, "mini")).join("");
   const pats = info.patricians.map((c) => patrician(c, "mini")).join("");
   const kept = info.fortuna.map((v) => fortuna(v, "mini")).join("");

@@ -1,43 +1,34 @@
-// The live game page: one WebSocket, the table, your dice and the moves you may make.
+// The live Alea Iacta Est page: the table, your dice and the moves you may make (the
+// connection, the log and the seat are table.js's, shared with Dado Romano's page).
 // The server sends only this seat's view and the legal actions; the page never guesses
 // rules of its own: every hint comes from the legal actions the server listed.
 
-import { BUILDING_NAMES, language, t } from "./i18n.js";
-import {
-  buildingHints, recentMoves, renderBuildings, renderPlayers, seatName,
-} from "./board.js";
+import { BUILDING_NAMES, t } from "./i18n.js";
+import { buildingHints, recentMoves, renderBuildings, renderPlayers } from "./board.js";
 import { renderLog } from "./log.js";
-import {
-  PLAYER_COLOURS, die, diceText, esc, patrician, province, senateCard,
-} from "./pieces.js";
+import { die, diceText, esc, patrician, province, senateCard } from "./pieces.js";
 import { renderResults } from "./results.js";
-import { api, forgetToken, getName, loadToken, saveToken, setName, toast } from "./util.js";
+import { seatColour, seatName } from "./seats.js";
+import { inviteLink, joinTable } from "./table.js";
+import { getName, setName } from "./util.js";
 
 const CHOICE_KINDS = new Set(["K", "P", "N"]);
 
 export function startGame(root, gameId, { watch = false } = {}) {
-  const stored = watch ? null : loadToken(gameId);
+  const table = joinTable(root, gameId, {
+    watch,
+    update: onUpdate,
+    error: () => render(),
+    connection: () => renderConn(),
+  });
+  // T: what the server said (see table.js); S: what this page adds to it.
+  const T = table.state;
   const S = {
-    id: gameId,
-    token: stored ? stored.token : null,
-    seat: null,
-    ws: null,
-    conn: "connecting",
-    version: 0,
-    view: null,
-    legal: [],
-    log: [],
-    seats: [],
-    status: null,
     selected: [],
     rollKey: "",
-    pending: false,
-    msgId: 0,
     takeoverAt: null,
     takeoverLocal: null,
     resultsOpen: true,
-    retry: 0,
-    closed: false,
     autoForced: localStorage.getItem("alea.auto") !== "0",
     autoTimer: null,
     copied: false,
@@ -60,98 +51,18 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   const $ = (id) => root.querySelector(`#${id}`);
 
-  // ------------------------------------------------------------------ socket
-
-  function connect() {
-    if (S.closed) return;
-    S.conn = "connecting";
-    renderConn();
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
-    S.ws = ws;
-    ws.onopen = () => {
-      S.retry = 0;
-      send({ type: "hello", token: S.token, lang: language(), since: S.log.length });
-    };
-    ws.onmessage = (e) => onMessage(JSON.parse(e.data));
-    ws.onclose = (e) => {
-      if (S.ws !== ws) return;
-      S.conn = "disconnected";
-      S.pending = false;
-      renderConn();
-      if (S.closed || e.code === 4404) return;
-      const wait = Math.min(1000 * 2 ** S.retry, 10000);
-      S.retry += 1;
-      setTimeout(connect, wait);
-    };
-  }
-
-  function send(msg) {
-    if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
-  }
-
   function act(action) {
-    if (S.pending || !S.legal.includes(action)) return;
-    S.pending = true;
-    S.msgId += 1;
-    send({ type: "action", action, version: S.version, id: S.msgId });
-    render();
+    if (table.act(action)) render();
   }
 
-  function onMessage(m) {
-    switch (m.type) {
-      case "welcome":
-        S.conn = "connected";
-        S.seat = m.seat;
-        renderConn();
-        break;
-      case "update":
-        onUpdate(m);
-        break;
-      case "ack":
-        break;
-      case "error":
-        S.pending = false;
-        if (m.code === "bad_token") {
-          forgetToken(gameId);
-          S.token = null;
-          send({ type: "hello", token: null, lang: language() });
-        }
-        if (m.code === "no_such_game") {
-          S.closed = true;
-          root.innerHTML = `<div class="notfound"><h2>${esc(t("not_found"))}</h2><a href="/">${esc(t("home"))}</a></div>`;
-          return;
-        }
-        if (m.code === "stale_version") send({ type: "sync" });
-        toast(m.message || m.code, "error");
-        render();
-        break;
-      default:
-        break;
-    }
-  }
-
-  function onUpdate(m) {
-    if (m.log_start === S.log.length) S.log = S.log.concat(m.log);
-    else if (m.log_start === 0) S.log = m.log.slice();
-    else { send({ type: "sync" }); }
-    const changed = m.version !== S.version;
-    S.version = m.version;
-    S.view = m.view;
-    S.legal = m.legal;
-    S.seats = m.seats;
-    S.seat = m.seat;
-    if (m.status === "finished" && S.status !== "finished" && S.status !== null) S.resultsOpen = true;
-    S.status = m.status;
+  function onUpdate(m, { changed, was }) {
+    if (m.status === "finished" && was !== "finished" && was !== null) S.resultsOpen = true;
     if (m.takeover_at !== S.takeoverAt) {
       S.takeoverAt = m.takeover_at;
       S.takeoverLocal = m.takeover_at ? Date.now() + (m.takeover_at - m.turn_since) * 1000 : null;
     }
     const rollKey = `${m.version}:${(m.view.turn.roll || []).join("")}`;
-    if (changed) {
-      S.pending = false;
-      if (rollKey !== S.rollKey) S.selected = [];
-    }
+    if (changed && rollKey !== S.rollKey) S.selected = [];
     S.rollKey = rollKey;
     render();
     maybeAutoPlay();
@@ -159,11 +70,11 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   function maybeAutoPlay() {
     clearTimeout(S.autoTimer);
-    if (!S.autoForced || S.legal.length !== 1) return;
-    const only = S.legal[0];
+    if (!S.autoForced || T.legal.length !== 1) return;
+    const only = T.legal[0];
     if (!CHOICE_KINDS.has(only[0])) return;
-    const version = S.version;
-    S.autoTimer = setTimeout(() => { if (S.version === version) act(only); }, 900);
+    const version = T.version;
+    S.autoTimer = setTimeout(() => { if (T.version === version) act(only); }, 900);
   }
 
   // ------------------------------------------------------------------ render
@@ -171,28 +82,28 @@ export function startGame(root, gameId, { watch = false } = {}) {
   function renderConn() {
     const el = $("conn");
     if (!el) return;
-    el.className = `conn ${S.conn}`;
-    el.textContent = t(S.conn);
+    el.className = `conn ${T.conn}`;
+    el.textContent = t(T.conn);
   }
 
-  function myDecision() { return S.legal.length > 0; }
+  function myDecision() { return T.legal.length > 0; }
 
   function selectedValues() {
-    const roll = (S.view && S.view.turn.roll) || [];
+    const roll = (T.view && T.view.turn.roll) || [];
     return S.selected.map((i) => roll[i]).sort((a, b) => a - b);
   }
 
   function highlightFrom() {
-    if (S.seat !== null) {
-      for (let i = S.log.length - 1; i >= 0; i--) {
-        const [ev, actor] = S.log[i];
-        if (actor === S.seat && /^[RTSCFLKPN]:/.test(ev)) return i + 1;
+    if (T.seat !== null) {
+      for (let i = T.log.length - 1; i >= 0; i--) {
+        const [ev, actor] = T.log[i];
+        if (actor === T.seat && /^[RTSCFLKPN]:/.test(ev)) return i + 1;
       }
-      return Math.max(0, S.log.length - 12);
+      return Math.max(0, T.log.length - 12);
     }
     let actions = 0;
-    for (let i = S.log.length - 1; i >= 0; i--) {
-      if (/^[TSCFL]:/.test(S.log[i][0]) && ++actions > S.view.players - 1) return i + 1;
+    for (let i = T.log.length - 1; i >= 0; i--) {
+      if (/^[TSCFL]:/.test(T.log[i][0]) && ++actions > T.view.players - 1) return i + 1;
     }
     return 0;
   }
@@ -205,16 +116,16 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }
 
   function renderTopbar() {
-    const v = S.view;
+    const v = T.view;
     $("roundinfo").innerHTML = `${esc(t("round"))} <b>${v.round}</b> ${esc(t("of"))} ${v.rounds}`;
     let text = "";
     let cls = "";
-    if (S.status === "finished") { text = t("game_over"); cls = "over"; }
-    else if (S.status === "open") { text = t("waiting_title"); }
+    if (T.status === "finished") { text = t("game_over"); cls = "over"; }
+    else if (T.status === "open") { text = t("waiting_title"); }
     else if (myDecision()) { text = t(`your_turn_${phaseKey(v.phase)}`); cls = "mine"; }
     else if (typeof v.to_move === "number") {
-      text = t(`others_turn_${phaseKey(v.phase)}`, { name: seatName(S.seats, v.to_move) });
-      cls = PLAYER_COLOURS[v.to_move];
+      text = t(`others_turn_${phaseKey(v.phase)}`, { name: seatName(T.seats, v.to_move) });
+      cls = seatColour(T.seats, v.to_move);
     }
     const el = $("turnbanner");
     el.className = `turnbanner ${cls}`;
@@ -224,9 +135,9 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   function renderBanners() {
     const parts = [];
-    if (S.status === "open") parts.push(waitingRoom());
-    if (S.seat === null && S.status !== "open") parts.push(`<div class="banner info">${esc(t("watching"))}</div>`);
-    const mine = S.seat !== null ? S.seats[S.seat] : null;
+    if (T.status === "open") parts.push(waitingRoom());
+    if (T.seat === null && T.status !== "open") parts.push(`<div class="banner info">${esc(t("watching"))}</div>`);
+    const mine = T.seat !== null ? T.seats[T.seat] : null;
     if (mine && mine.replaced) {
       parts.push(`<div class="banner warn">${esc(t("replaced_banner"))} <button data-reclaim="1">${esc(t("reclaim"))}</button></div>`);
     }
@@ -234,36 +145,36 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }
 
   function waitingRoom() {
-    const link = `${location.origin}/game/${S.id}`;
-    const rows = S.seats.map((s) => {
+    const link = inviteLink(T.id);
+    const rows = T.seats.map((s) => {
       let right = "";
       if (!s.claimed) {
-        right = S.seat === null
+        right = T.seat === null
           ? `<button class="primary small" data-claim="${s.seat}">${esc(t("take_seat"))}</button>`
           : `<em>${esc(t("free_seat"))}</em>`;
       } else if (s.kind === "bot") right = `<span class="tag bot">${esc(t("bot"))} · ${esc(t(`level_${s.level}`))}</span>`;
       else right = `<span class="tag ${s.connected ? "online" : "offline"}">●</span>`;
-      return `<li><span class="swatch ${s.colour}"></span><span class="pname">${esc(s.claimed ? seatName(S.seats, s.seat) : t("seat_n", { n: s.seat + 1 }))}</span>${right}</li>`;
+      return `<li><span class="swatch ${s.colour}"></span><span class="pname">${esc(s.claimed ? seatName(T.seats, s.seat) : t("seat_n", { n: s.seat + 1 }))}</span>${right}</li>`;
     }).join("");
-    const nameInput = S.seat === null
+    const nameInput = T.seat === null
       ? `<label>${esc(t("your_name"))} <input id="claimname" maxlength="24" value="${esc(getName())}"></label>` : "";
-    const fill = S.seat !== null ? `<button data-fill="1">${esc(t("fill_bots"))}</button>` : "";
+    const fill = T.seat !== null ? `<button data-fill="1">${esc(t("fill_bots"))}</button>` : "";
     return `<div class="banner waiting"><h3>${esc(t("waiting_title"))}</h3><p>${esc(t("waiting_text"))}</p>` +
       `<div class="invite"><input readonly id="invitelink" value="${esc(link)}"><button data-copy="1">${esc(t(S.copied ? "copied" : "copy"))}</button></div>` +
       `${nameInput}<ul class="seatlist">${rows}</ul>${fill}</div>`;
   }
 
   function renderTray() {
-    const v = S.view;
+    const v = T.view;
     const el = $("tray");
-    if (S.status === "finished") {
+    if (T.status === "finished") {
       el.innerHTML = `<div class="trayhead"><h3>${esc(t("game_over"))}</h3></div>` +
         `<div class="actions"><button class="primary" data-results="1">${esc(t("show_scores"))}</button>` +
-        `<a class="button" href="/replay/${esc(S.id)}">${esc(t("replay"))}</a>` +
+        `<a class="button" href="/replay/${esc(T.id)}">${esc(t("replay"))}</a>` +
         `<a class="button" href="/">${esc(t("new_game"))}</a></div>`;
       return;
     }
-    const busy = S.pending ? "busy" : "";
+    const busy = T.pending ? "busy" : "";
     if (myDecision() && v.phase === "placement") {
       el.innerHTML = placementTray(v, busy);
       return;
@@ -275,8 +186,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     // Someone else's turn: show their public dice.
     const seat = v.turn.seat;
     if (typeof seat === "number" && (v.turn.roll.length || v.turn.kept.length) && v.phase !== "game-over") {
-      const colour = PLAYER_COLOURS[seat];
-      el.innerHTML = `<div class="trayhead"><h3>${esc(t("roll_of", { name: seatName(S.seats, seat) }))}</h3></div>` +
+      const colour = seatColour(T.seats, seat);
+      el.innerHTML = `<div class="trayhead"><h3>${esc(t("roll_of", { name: seatName(T.seats, seat) }))}</h3></div>` +
         `<div class="dice watching">${v.turn.roll.map((d) => die(d, colour, "big")).join("")}` +
         `${v.turn.kept.map((d) => die(d, colour, "big kept")).join("")}</div>`;
       return;
@@ -285,10 +196,10 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }
 
   function placementTray(v, busy) {
-    const colour = PLAYER_COLOURS[S.seat];
+    const colour = seatColour(T.seats, T.seat);
     const roll = v.turn.roll;
     const key = selectedValues().join("");
-    const hints = buildingHints(S.legal, key);
+    const hints = buildingHints(T.legal, key);
     const dice = roll.map((d, i) =>
       die(d, colour, `big pick ${S.selected.includes(i) ? "selected" : ""}`, `data-idx="${i}" tabindex="0"`)).join("");
     const buttons = [];
@@ -299,11 +210,11 @@ export function startGame(root, gameId, { watch = false } = {}) {
       }
     }
     const reroll = `R:${key}`;
-    if (key && S.legal.includes(reroll)) {
+    if (key && T.legal.includes(reroll)) {
       buttons.push(`<button class="reroll" data-action="${reroll}" title="${esc(t("reroll_cost"))}">↻ ${t("reroll", { dice: diceText(key) })}</button>`);
     }
     const groups = {};
-    for (const a of S.legal) {
+    for (const a of T.legal) {
       const [k, d] = a.split(":");
       if (k === "R") continue;
       (groups[k] = groups[k] || []).push(d);
@@ -313,7 +224,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
       `<div class="mgroup" data-group="${k}"><span class="bname">${BUILDING_NAMES[k]}</span>` +
       list.map((d) => `<button class="chip ${d === key ? "on" : ""}" data-select="${k}:${d}">${diceText(d)}</button>`).join("") +
       `</div>`).join("");
-    const tokens = v.players_info[S.seat].tokens;
+    const tokens = v.players_info[T.seat].tokens;
     return `<div class="trayhead"><h3>${esc(t("your_roll"))}</h3>` +
       `<span class="hint">${esc(t("none_selected"))}${tokens ? " " + esc(t("your_turn_reroll")) : ""}</span></div>` +
       `<div class="dice ${busy}">${dice}</div>` +
@@ -323,7 +234,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }
 
   function choiceTray(v, busy) {
-    const cards = S.legal.map((a) => {
+    const cards = T.legal.map((a) => {
       const [k, c] = a.split(":");
       const attrs = `data-action="${esc(a)}"`;
       if (k === "K") return senateCard(c, "big choosable", attrs);
@@ -338,30 +249,30 @@ export function startGame(root, gameId, { watch = false } = {}) {
   function renderLogPanel() {
     const el = $("log");
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    el.innerHTML = renderLog(S.log, S.seats, highlightFrom(), S.seat);
+    el.innerHTML = renderLog(T.log, T.seats, highlightFrom(), T.seat);
     if (atBottom || !el.dataset.init) { el.scrollTop = el.scrollHeight; el.dataset.init = "1"; }
   }
 
   function takeoverSeat() {
-    if (S.seat === null || S.status !== "active" || !S.takeoverLocal) return null;
-    const seat = S.view.to_move;
-    if (typeof seat !== "number" || seat === S.seat) return null;
+    if (T.seat === null || T.status !== "active" || !S.takeoverLocal) return null;
+    const seat = T.view.to_move;
+    if (typeof seat !== "number" || seat === T.seat) return null;
     return Date.now() >= S.takeoverLocal ? seat : null;
   }
 
   function render() {
-    if (!S.view) return;
-    const v = S.view;
+    if (!T.view) return;
+    const v = T.view;
     const placing = myDecision() && v.phase === "placement";
     const key = selectedValues().join("");
     const from = highlightFrom();
     const ctx = {
-      mySeat: S.seat,
-      seats: S.seats,
-      legal: S.legal,
+      mySeat: T.seat,
+      seats: T.seats,
+      legal: T.legal,
       placing,
-      hints: buildingHints(placing ? S.legal : [], key),
-      recent: recentMoves(S.log, from),
+      hints: buildingHints(placing ? T.legal : [], key),
+      recent: recentMoves(T.log, from),
       takeoverSeat: takeoverSeat(),
     };
     renderTopbar();
@@ -375,11 +286,11 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   function renderOverlay() {
     const el = $("overlay");
-    if (S.status === "finished" && S.resultsOpen && S.view.result) {
+    if (T.status === "finished" && S.resultsOpen && T.view.result) {
       el.innerHTML = `<div class="overlay"><div class="sheet">` +
-        renderResults(S.view.result, S.seats, S.seat) +
+        renderResults(T.view.result, T.seats, T.seat) +
         `<div class="actions"><button data-close="1">${esc(t("show_board"))}</button>` +
-        `<a class="button" href="/replay/${esc(S.id)}">${esc(t("replay"))}</a>` +
+        `<a class="button" href="/replay/${esc(T.id)}">${esc(t("replay"))}</a>` +
         `<a class="button primary" href="/">${esc(t("new_game"))}</a></div></div></div>`;
     } else {
       el.innerHTML = "";
@@ -390,7 +301,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   function selectAction(action) {
     const [, d] = action.split(":");
-    const roll = S.view.turn.roll;
+    const roll = T.view.turn.roll;
     const picked = [];
     for (const ch of d) {
       const value = Number(ch);
@@ -401,23 +312,16 @@ export function startGame(root, gameId, { watch = false } = {}) {
     render();
   }
 
-  async function claim(seat) {
+  function claim(seat) {
     const input = root.querySelector("#claimname");
     const name = input ? input.value.trim() : getName();
     if (name) setName(name);
-    try {
-      const res = await api(`/api/games/${encodeURIComponent(S.id)}/seats/${seat}/claim`, { name });
-      saveToken(S.id, res.token, res.seat);
-      S.token = res.token;
-      send({ type: "hello", token: res.token, lang: language(), since: S.log.length });
-    } catch (err) {
-      toast(err.message, "error");
-    }
+    table.claim(seat, name);
   }
 
   root.addEventListener("click", (e) => {
     const target = e.target.closest("[data-idx],[data-action],[data-select],[data-building],[data-takeover],[data-reclaim],[data-claim],[data-fill],[data-copy],[data-close],[data-results]");
-    if (!target || S.closed) return;
+    if (!target || T.closed) return;
     const d = target.dataset;
     if (d.idx !== undefined) {
       const i = Number(d.idx);
@@ -428,22 +332,22 @@ export function startGame(root, gameId, { watch = false } = {}) {
     } else if (d.select) {
       selectAction(d.select);
     } else if (d.building) {
-      if (!(myDecision() && S.view.phase === "placement")) return;
+      if (!(myDecision() && T.view.phase === "placement")) return;
       const key = selectedValues().join("");
       const action = `${d.building}:${key}`;
-      if (key && S.legal.includes(action)) { act(action); return; }
-      const options = S.legal.filter((a) => a.startsWith(`${d.building}:`));
+      if (key && T.legal.includes(action)) { act(action); return; }
+      const options = T.legal.filter((a) => a.startsWith(`${d.building}:`));
       if (options.length === 1) { selectAction(options[0]); return; }
       const group = root.querySelector(`.mgroup[data-group="${d.building}"]`);
       if (group) { group.classList.remove("flash"); void group.offsetWidth; group.classList.add("flash"); }
     } else if (d.takeover) {
-      send({ type: "takeover", seat: Number(d.takeover) });
+      table.send({ type: "takeover", seat: Number(d.takeover) });
     } else if (d.reclaim) {
-      send({ type: "reclaim" });
+      table.send({ type: "reclaim" });
     } else if (d.claim) {
       claim(Number(d.claim));
     } else if (d.fill) {
-      send({ type: "fill_bots", level: "medium" });
+      table.fillBots("medium");
     } else if (d.copy) {
       const input = root.querySelector("#invitelink");
       input.select();
@@ -478,22 +382,19 @@ export function startGame(root, gameId, { watch = false } = {}) {
   });
 
   const ticker = setInterval(() => {
-    if (S.takeoverLocal && S.view && S.status === "active") {
+    if (S.takeoverLocal && T.view && T.status === "active") {
       const seat = takeoverSeat();
       if (seat !== null && !root.querySelector(`[data-takeover="${seat}"]`)) render();
     }
   }, 1000);
 
-  connect();
+  table.connect();
 
   return {
-    rerender() { render(); renderConn(); },
     stop() {
-      S.closed = true;
+      table.stop();
       clearInterval(ticker);
       clearTimeout(S.autoTimer);
-      if (S.ws) S.ws.close();
     },
-    state: S,
   };
 }

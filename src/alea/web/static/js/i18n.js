@@ -428,7 +428,7 @@ const STRINGS = {
   },
 };
 
-// Server error codes translated on the client too (the server also sends a message).
+// The buildings keep their Latin names in every language, as on the board.
 export const BUILDING_NAMES = {
   T: "Templum", S: "Senatus", C: "Castrum", F: "Forum Romanum", L: "Latrina",
 };

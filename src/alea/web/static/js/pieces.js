@@ -3,8 +3,6 @@
 
 import { t } from "./i18n.js";
 
-export const PLAYER_COLOURS = ["gray", "brown", "blue", "green", "yellow"];
-
 export function esc(value) {
   return String(value ?? "").replace(/[&<>"']/g, (c) => ({
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",

@@ -1,8 +1,8 @@
 // The end-of-game screen: ranking, each player's optimal arrangement and the score breakdown.
 
-import { seatName } from "./board.js";
 import { t } from "./i18n.js";
-import { PLAYER_COLOURS, esc, patrician, province, senateCard } from "./pieces.js";
+import { esc, patrician, province, senateCard } from "./pieces.js";
+import { seatColour, seatName } from "./seats.js";
 
 function place(p) {
   const card = p.kind === "border" || p.kind === "free" ? senateCard(p.card, "mini") : province(p.card, "mini");
@@ -34,8 +34,8 @@ export function renderResults(result, seats, mySeat) {
     const places = a ? a.places.map(place).join("") : "";
     const unplaced = a && a.unplaced.length
       ? `<div class="unplaced"><span class="label">${esc(t("unplaced"))}</span>${a.unplaced.map((c) => patrician(c, "mini")).join("")}</div>` : "";
-    return `<article class="final ${PLAYER_COLOURS[seat]} ${winners.has(seat) ? "winner" : ""} ${seat === mySeat ? "you" : ""}" data-seat="${seat}">` +
-      `<header><span class="rankno">${rank + 1}</span><span class="swatch ${PLAYER_COLOURS[seat]}"></span>` +
+    return `<article class="final ${seatColour(seats, seat)} ${winners.has(seat) ? "winner" : ""} ${seat === mySeat ? "you" : ""}" data-seat="${seat}">` +
+      `<header><span class="rankno">${rank + 1}</span><span class="swatch ${seatColour(seats, seat)}"></span>` +
       `<span class="pname">${esc(seatName(seats, seat))}</span>${winners.has(seat) ? '<span class="crown" title="winner">♛</span>' : ""}` +
       `<span class="score">${result.scores[seat]}</span></header>` +
       `<div class="tb">${esc(t("tiebreak"))}: ${result.tiebreaks[seat]}</div>` +

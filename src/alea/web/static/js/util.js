@@ -35,6 +35,14 @@ export function saveToken(gameId, token, seat) {
   localStorage.setItem("alea.tokens", JSON.stringify(all));
 }
 
+/** Keeps the colour the server gave this browser's seat in `gameId` (for the lobby's list). */
+export function rememberColour(gameId, colour) {
+  const all = readTokens();
+  if (!all[gameId] || all[gameId].colour === colour) return;
+  all[gameId].colour = colour;
+  localStorage.setItem("alea.tokens", JSON.stringify(all));
+}
+
 export function forgetToken(gameId) {
   const all = readTokens();
   delete all[gameId];
