@@ -38,7 +38,7 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol, Self, TypeVar
+from typing import Any, Final, Protocol, Self, TypeVar, runtime_checkable
 
 __all__ = [
     "CHANCE",
@@ -118,6 +118,7 @@ ActionT = TypeVar("ActionT")
 OutcomeT = TypeVar("OutcomeT")
 
 
+@runtime_checkable
 class GameState(Protocol[ActionT, OutcomeT]):
     """One position of one game, as every interface sees it (``ActionT``/``OutcomeT``:
     the engine's decision and chance-outcome types; :data:`AnyState` when unknown).
@@ -290,7 +291,10 @@ class GameInfo:
     #: Bumped whenever the rules' behaviour changes (a record replays the same way only
     #: under the same version), as pgx does.
     version: int
+    #: The fewest players the rules allow (``new_game`` refuses fewer).
     min_players: int
+    #: The most players alea seats at a table (one colour each). The rules may allow more:
+    #: Dado Romano is for "2 or more" (RULES.md B) and its terminal game seats up to 12.
     max_players: int
     #: Number of rounds by player count, or None when the game has no fixed number.
     rounds: Mapping[int, int] | None
