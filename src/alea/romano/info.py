@@ -3,18 +3,17 @@
 Everything an interface needs to host the game without copying its rules:
 2 to 6 seats and their colours, no fixed number of rounds, the referee (the
 software, or a person: B5) and the time limit (one hour by default, B1) with
-the ``last-round`` action a clock applies when it runs out. Typed against
-:class:`~alea.game.GameState`, so mypy proves that :class:`State` speaks the
-contract.
+the ``last-round`` action a clock applies when it runs out. Its fields are typed
+with :class:`~alea.game.GameState`, so mypy checks here that :class:`State`
+speaks the contract.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
-from alea.game import AnyState, GameInfo, GameState
+from alea.game import AnyState, GameInfo
 from alea.romano.notation import LAST_ROUND, Action, Outcome, parse
 from alea.romano.records import TITLE, new_game_with_options, replay
 from alea.romano.state import State
@@ -28,19 +27,7 @@ COLOURS: Final = ("gray", "brown", "blue", "green", "yellow", "purple")
 DEFAULT_TIME_LIMIT: Final = 60
 
 
-def _new_game(players: int, **options: Any) -> GameState[Action, Outcome]:
-    return new_game_with_options(players, **options)
-
-
-def _replay(record: Mapping[str, Any]) -> GameState[Action, Outcome]:
-    return replay(record)
-
-
-def _from_json(data: Mapping[str, Any]) -> GameState[Action, Outcome]:
-    return State.from_json(data)
-
-
-def _resample(state: AnyState, seat: int, rng: random.Random) -> GameState[Action, Outcome]:
+def _resample(state: AnyState, seat: int, rng: random.Random) -> State:
     """A copy: nothing at a Dado Romano table is hidden from anyone (the answers of the
     riddles and questions are in the bank, not in the state)."""
     if not isinstance(state, State):
@@ -64,9 +51,9 @@ INFO: Final = GameInfo(
     action_type=Action,
     outcome_type=Outcome,
     parse=parse,
-    new_game=_new_game,
-    replay=_replay,
-    from_json=_from_json,
+    new_game=new_game_with_options,
+    replay=replay,
+    from_json=State.from_json,
     resample=_resample,
     variants=({}, {"referee": "human"}),
 )
