@@ -12,8 +12,11 @@ game's clock, or the ``time_limit_rounds`` option) applies ``last-round``,
 which makes the current round the last one. That keeps games deterministic
 and testable.
 
-Readings beyond Part B are documented in ``docs/romano.md`` and marked
-"reading:" in comments where they are implemented.
+What each figure does to the scores is :mod:`alea.romano.effects`; records,
+positions and the JSON of a state are :mod:`alea.romano.records`, the view is
+:mod:`alea.romano.views`. Readings beyond Part B are documented in
+``docs/romano.md`` and marked "reading:" in comments where they are
+implemented.
 """
 
 from __future__ import annotations
@@ -26,17 +29,10 @@ from alea.game import CHANCE as CHANCE  # the values every game shares (alea.gam
 from alea.game import REFEREE as REFEREE
 from alea.game import TERMINAL as TERMINAL
 from alea.game import Asked
+from alea.romano import effects
 from alea.romano.bank import Bank, ItemKind, default_bank
-from alea.romano.ceiling import TARGET, distance, is_above, landed_change
-from alea.romano.combinations import (
-    FIGURES,
-    Figure,
-    Reward,
-    declaration_bonus,
-    figure,
-    half_rounded_down,
-    half_toward_zero,
-)
+from alea.romano.ceiling import TARGET, distance, is_above
+from alea.romano.combinations import FIGURES
 from alea.romano.events import Event
 from alea.romano.notation import (
     DECLINE,
@@ -331,11 +327,11 @@ class State:
             right = self.bank.get(self.item).is_right(m.values[0])
             verdict = "right" if right else "wrong"
             self._event("answer", seat=p, value=m.values[0], text=verdict, item=self.item)
-            self._reward(right)
+            effects.reward(self, right)
         else:  # mark
             right = m.values[0] == 1
             self._event("mark", seat=p, text="right" if right else "wrong")
-            self._reward(right)
+            effects.reward(self, right)
 
     def _on_draw(self, item: str) -> None:
         ids = self.used[self.item_kind]
@@ -354,20 +350,20 @@ class State:
             return
         rolls, p = self.rolls, self.seat
         if self.purpose == "pair":
-            self._combination(rolls[0], rolls[1])
+            effects.combination(self, rolls[0], rolls[1])
         elif self.purpose == "second":
-            self._combination(1, rolls[0])
+            effects.combination(self, 1, rolls[0])
         elif self.purpose == "sum":
-            self._change(p, sum(rolls), self.figure)
+            effects.change(self, p, sum(rolls), self.figure)
             self._end_turn()
         elif self.purpose == "six-times":
-            self._change(p, 6 * rolls[0], self.figure)
+            effects.change(self, p, 6 * rolls[0], self.figure)
             self._end_turn()
         elif self.purpose == "tiberius":
-            self._change(p, -rolls[0] if rolls[0] <= 3 else rolls[0], self.figure)
+            effects.change(self, p, -rolls[0] if rolls[0] <= 3 else rolls[0], self.figure)
             self._end_turn()
         elif self.purpose == "challenge":
-            self._resolve_challenge(rolls[0], rolls[1])
+            effects.resolve_challenge(self, rolls[0], rolls[1])
             self._end_turn()
         else:  # return
             back = self.return_number in rolls
@@ -375,131 +371,6 @@ class State:
             if back:
                 self.eliminated[p] = False
             self._end_turn()
-
-    # ------------------------------------------------------------------ effects
-
-    def _combination(self, first: int, second: int) -> None:
-        """A combination was rolled: pending Marcus Aurelius, declaration, then its effect."""
-        p = self.seat
-        fig = figure(first, second)
-        self.pairs += 1
-        self.figure = fig.pair
-        self._event("figure", seat=p, cause=fig.pair)
-        if self.pairs == 1:
-            # reading: the first combination of a turn is "the two numbers rolled"
-            # for Marcus Aurelius and for the declaration, before any roll-again.
-            for victim in [v for v in self.pending_marcus if v != p]:
-                self._event("marcus-applied", seat=victim, other=p, value=first + second)
-                self._change(victim, -(first + second), "3-4")
-            self.pending_marcus = [v for v in self.pending_marcus if v == p]
-            if self.declared is not None:
-                hits = (self.declared[0] == first) + (self.declared[1] == second)
-                text = f"{self.declared[0]}{self.declared[1]}"
-                self._event("declaration", seat=p, value=hits, text=text)
-                self._change(p, declaration_bonus(self.declared, (first, second)), "declaration")
-        self._effect(fig)
-
-    def _effect(self, fig: Figure) -> None:
-        p, k = self.seat, fig.kind
-        if k == "roll-both-again":
-            self._need("pair", 2)
-        elif k == "roll-second-again":
-            self._need("second", 1)
-        elif k == "add":
-            self._change(p, fig.amount, fig.pair)
-            self._end_turn()
-        elif k == "set":
-            self._set(p, fig.amount, fig.pair)
-            self._end_turn()
-        elif k in ("riddle", "question"):
-            self.item_kind = "riddle" if k == "riddle" else "question"
-            self.phase = "mark" if self.referee == "human" else "draw"
-        elif k == "challenge":
-            self.phase = "challenge"
-        elif k == "add-rolls":
-            self._need("sum", fig.rolls)
-        elif k == "add-six-times":
-            self._need("six-times", 1)
-        elif k == "lose-low-gain-high":
-            self._need("tiberius", 1)
-        elif k == "eliminate":
-            self.eliminated[p] = True
-            self._event("eliminated", seat=p)
-            self._end_turn()
-        elif k == "next-player-rolls":
-            self.pending_marcus.append(p)
-            self._event("marcus", seat=p)
-            self._end_turn()
-        elif k == "plus-six-doubled":
-            self._to_value(p, (self.scores[p] + 6) * 2, fig.pair)
-            self._end_turn()
-        elif k == "skip-next-turn":
-            self.skip_next[p] = True
-            self._event("skip-next", seat=p)
-            self._end_turn()
-        else:  # halve
-            self._to_value(p, half_toward_zero(self.scores[p]), fig.pair)
-            self._end_turn()
-
-    def _reward(self, right: bool) -> None:
-        """Apply a riddle's or question's consequence, then end the turn."""
-        p = self.seat
-        fig = FIGURES[self.figure]
-        r: Reward = fig.right if right else fig.wrong
-        if r.kind == "add":
-            self._change(p, r.amount, fig.pair)
-        elif r.kind == "set":
-            self._set(p, r.amount, fig.pair)
-        elif r.kind == "gain-half":
-            self._change(p, half_rounded_down(self.scores[p]), fig.pair)
-        self._end_turn()
-
-    def _resolve_challenge(self, challenger_roll: int, challenged_roll: int) -> None:
-        """Messalina: lower roll wins; swap, or the challenged gives 20, or the challenger 40."""
-        c, t = self.seat, self.challenged
-        if challenger_roll < challenged_roll:
-            self._event("challenge-result", seat=c, other=t, text="won")
-            # reading: the swap *sets* both totals, so the ceiling does not invert it.
-            old_c, old_t = self.scores[c], self.scores[t]
-            self.scores[c], self.scores[t] = old_t, old_c
-            for seat, old, new in ((c, old_c, old_t), (t, old_t, old_c)):
-                self._event("score", seat=seat, old=old, new=new, cause="1-4", text="swap")
-        elif challenger_roll == challenged_roll:
-            self._event("challenge-result", seat=c, other=t, text="tie")
-            self._change(t, -20, "1-4")
-            self._change(c, 20, "1-4")
-        else:
-            self._event("challenge-result", seat=c, other=t, text="lost")
-            self._change(c, -40, "1-4")
-            self._change(t, 40, "1-4")
-
-    # The three ways a score changes. All ceiling logic is in alea.romano.ceiling.
-
-    def _change(self, seat: int, change: int, cause: str) -> None:
-        """A relative change, inverted if ``seat`` was above 150 at the turn's start."""
-        old = self.scores[seat]
-        inv = self.inverted[seat]
-        self.scores[seat] = old + landed_change(change, inv)
-        self._event(
-            "score",
-            seat=seat,
-            old=old,
-            new=self.scores[seat],
-            delta=change,
-            inverted=inv,
-            cause=cause,
-            text="change",
-        )
-
-    def _to_value(self, seat: int, value: int, cause: str) -> None:
-        """Halving or doubling: a relative change of (value − score) (B6)."""
-        self._change(seat, value - self.scores[seat], cause)
-
-    def _set(self, seat: int, value: int, cause: str) -> None:
-        """A *set to* effect: never inverted (B3)."""
-        old = self.scores[seat]
-        self.scores[seat] = value
-        self._event("score", seat=seat, old=old, new=value, cause=cause, text="set")
 
     # ------------------------------------------------------------------ turn flow
 
