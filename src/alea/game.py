@@ -274,12 +274,13 @@ class GameState(Protocol[ActionT, OutcomeT]):
 AnyState = GameState[Any, Any]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class GameInfo:
     """The fixed facts of one game: what never changes from one game to the next.
 
     The server and the command line read these instead of copying constants
     of the rules by hand; the contract test reads them to know what to test.
+    One record per game, compared and hashed by identity.
     """
 
     #: Short name used by the server and the command line (``iacta``, ``romano``).
@@ -332,6 +333,9 @@ class GameInfo:
     resample: Callable[[AnyState, int, random.Random], AnyState]
     #: Option sets worth playing and testing (each a ``new_game`` keyword set).
     variants: tuple[Mapping[str, Any], ...] = field(default=({},))
+
+    def __repr__(self) -> str:
+        return f"<GameInfo {self.name}: {self.title}, version {self.version}>"
 
     def player_counts(self) -> range:
         """Every allowed number of players."""
