@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import alea.iacta as iacta
+import alea.romano as romano
 from alea.cli import app
 from tests.iacta.helpers import play, started
 
@@ -67,6 +68,13 @@ def test_replay_names_the_first_illegal_event(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(bad)])
     assert result.exit_code == 2
     assert "event 2 (province:red4)" in result.output
+
+
+def test_replay_says_so_for_a_record_of_another_game(tmp_path: Path) -> None:
+    other = tmp_path / "romano.json"
+    other.write_text(json.dumps(romano.new_game(2).record()))
+    result = runner.invoke(app, ["replay", str(other)])
+    assert result.exit_code == 2 and "Dado Romano record" in result.output
 
 
 def test_legal_lists_actions_of_a_saved_position(tmp_path: Path) -> None:

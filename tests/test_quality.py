@@ -28,14 +28,24 @@ def test_mypy_strict() -> None:
 
 
 def test_engine_imports_only_the_standard_library() -> None:
-    """RULES are pure: alea.iacta and alea.romano import nothing outside the stdlib."""
+    """RULES are pure: every module of alea.iacta and alea.romano, and the game contract
+    alea.game, import nothing outside the standard library (nor alea's other layers)."""
     code = (
-        "import sys, alea.iacta, alea.iacta.scoring, alea.iacta.determinize, alea.romano;"
+        "import importlib, pkgutil, sys, alea.game, alea.iacta, alea.romano;"
+        "mods = [m.name for p in (alea.iacta, alea.romano)"
+        " for m in pkgutil.walk_packages(p.__path__, p.__name__ + '.')];"
+        "[importlib.import_module(m) for m in mods];"
         "names = {m.split('.')[0] for m in sys.modules};"
         "std = set(sys.stdlib_module_names) | {'alea', 'builtins', 'sys'};"
-        "print(sorted(n for n in names if n not in std and not n.startswith('_')))"
+        "rules = ('alea.iacta', 'alea.romano');"
+        "layers = [m for m in sys.modules if m.startswith('alea.') and m != 'alea.game'"
+        " and not m.startswith(rules)];"
+        "print(len(mods), sorted(n for n in names if n not in std and not n.startswith('_')),"
+        " sorted(layers))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
-    assert out.stdout.strip() == "[]", out.stdout
+    count, rest = out.stdout.strip().split(" ", 1)
+    assert int(count) >= 25, out.stdout  # every module was walked, not just the packages
+    assert rest == "[] []", out.stdout

@@ -200,11 +200,23 @@ def test_replay_of_a_custom_start_position() -> None:
 
 def test_replay_names_the_bad_move() -> None:
     record = romano.new_game(2).record()
-    record["moves"] = ["roll:1", "roll:3", "D:11"]
+    record["events"] = ["roll:1", "roll:3", "D:11"]
     with pytest.raises(IllegalActionError, match=r"move 2 \('D:11'\)"):
         romano.replay(record)
     with pytest.raises(ValueError, match="not a Dado Romano record"):
         romano.replay({"game": "alea-iacta-est", "players": 2, "moves": []})
+
+
+def test_records_share_the_layout_of_every_game_and_old_ones_still_replay() -> None:
+    s = random_game(1, players=2, referee="software")
+    record = s.record()
+    assert list(record) == ["game", "format", "players", "options", "events", "result"]
+    assert record["result"] == {"scores": s.scores, "winners": s.winners(), "reason": s.end_reason}
+    assert "result" not in romano.new_game(2).record()
+    # The first records had no format and listed the moves under "moves".
+    old = {"game": "dado-romano", "players": 2, "options": record["options"]}
+    old["moves"] = record["events"]
+    assert romano.replay(old) == s
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -237,9 +249,21 @@ def test_view_shows_the_public_state_but_not_the_answer() -> None:
     assert v["seat"] == 1 and v["turn_of"] == 0 and v["phase"] == "answer"
     assert v["item"] == "R01" and v["legal_actions"] == ["A:1", "A:2", "A:3", "A:4"]
     assert not {"answer", "right_answer", "solution"} & set(v)
-    assert "choices" not in json.dumps(v)
+    # The words of the table: the riddle with its four choices, never its answer.
+    item = s.bank.get("R01")
+    assert v["item_text"] == {
+        "id": "R01",
+        "kind": "riddle",
+        "text": dict(item.text),
+        "choices": {lang: list(c) for lang, c in item.choices.items()},
+    }
+    assert v["figure"] == "1-2" and v["figure_name"] == romano.FIGURES["1-2"].name
+    assert set(v["figure_effect"]) == {"it", "en"}
     with pytest.raises(ValueError):
         s.view(2)
+    spectator = s.view(None)
+    assert spectator["seat"] is None and {**spectator, "seat": 1} == v
+    assert s.log(None) == s.log(0) == s.history
 
 
 def test_apply_accepts_objects_and_strings_alike() -> None:

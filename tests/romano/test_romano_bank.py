@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from alea.romano.bank import LANGUAGES, default_bank, load_raw, problems
-from alea.romano.texts import EFFECTS, TEXTS
+from alea.romano.texts import EFFECTS
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,6 @@ def test_validator_checks_the_kind_and_emptiness() -> None:
     assert any("file kind" in p for p in problems(good(), "riddle"))
 
 
-def test_ui_texts_exist_in_both_languages() -> None:
-    assert set(TEXTS["it"]) == set(TEXTS["en"])
+def test_effect_texts_exist_in_both_languages() -> None:
     assert set(EFFECTS["it"]) == set(EFFECTS["en"])
     assert len(EFFECTS["en"]) == 36

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich.rule import Rule
 
+import alea.game as game
 import alea.iacta as iacta
 from alea.commands._common import console, fail, read_json_documents
 from alea.render import board, describe, score_table
@@ -14,6 +15,13 @@ from alea.render import board, describe, score_table
 
 def replay_record(record: dict[str, Any], verify: bool, quiet: bool) -> bool:
     """Print one record; return whether it verified (always True without ``verify``)."""
+    kind = record.get("game", iacta.INFO.game)
+    if kind != iacta.INFO.game:
+        try:
+            title = game.info(str(kind)).title
+        except KeyError:
+            raise fail(f"a record of an unknown game {kind!r}") from None
+        raise fail(f"a {title} record: alea replay shows Alea Iacta Est games")
     try:
         players = int(record["players"])
         events = list(record["events"])

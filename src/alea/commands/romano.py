@@ -1,7 +1,7 @@
 """``alea romano``: play Dado Romano at the terminal (RULES.md Part B).
 
 Only the command-line surface lives here; the game itself is
-:mod:`alea.romano.play`, so it can be driven and tested without Typer.
+:mod:`alea.play.romano`, so it can be driven and tested without Typer.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from alea.romano.play import Options, play
+from alea.play.romano import Options, play
 
 
 class RefereeChoice(StrEnum):

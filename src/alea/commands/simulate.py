@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play random games and summarise scores, wins and game length."""
         if game == "romano":
-            from alea.romano.simulate import run_simulation
+            from alea.sim.romano import run_simulation
 
             try:
                 run_simulation(players, games, seed, jsonl, console)

@@ -16,17 +16,21 @@ True
 The public API: :func:`new_game`, :class:`State` (``current_player``,
 ``legal_actions``, ``chance_outcomes``, ``apply``, ``sample_chance``,
 ``clone``, ``returns``, ``winners``, ``view``, ``log``, ``to_json``,
-``from_json``, ``record``), :func:`replay`, :class:`Action`,
-:class:`Outcome`, :func:`parse`, and the errors.
+``from_json``, ``record``, and the rest of the game contract of
+:mod:`alea.game`), :func:`replay`, :class:`Action`, :class:`Outcome`,
+:func:`parse`, the errors, and :data:`INFO`, the game's fixed facts.
 """
 
+from alea.game import CHANCE, TERMINAL
 from alea.iacta.errors import AleaError, IllegalActionError, NotationError
+from alea.iacta.info import INFO
 from alea.iacta.notation import Action, Outcome, parse
 from alea.iacta.records import record, replay
-from alea.iacta.state import CHANCE, TERMINAL, State, new_game
+from alea.iacta.state import State, new_game
 
 __all__ = [
     "CHANCE",
+    "INFO",
     "TERMINAL",
     "Action",
     "AleaError",

@@ -2,15 +2,19 @@
 
 Every error is a :class:`ValueError`, so callers that only care about "bad
 input" catch one thing, while interfaces that want to say *why* can tell a
-malformed token from a well-formed but illegal move.
+malformed token from a well-formed but illegal move. The two move errors
+subclass the bases every game shares (:mod:`alea.game`), so an interface that
+hosts several games catches ``alea.game.IllegalActionError`` for all of them.
 """
+
+from alea import game
 
 
 class AleaError(ValueError):
     """Base of every error the engine raises for bad input."""
 
 
-class IllegalActionError(AleaError):
+class IllegalActionError(AleaError, game.IllegalActionError):
     """An action or outcome that the rules do not allow here (or that is malformed).
 
     The message is meant for a player: it names the building and the rule,
@@ -18,5 +22,5 @@ class IllegalActionError(AleaError):
     """
 
 
-class NotationError(IllegalActionError):
+class NotationError(IllegalActionError, game.NotationError):
     """A token that is not valid notation (RULES.md §7), e.g. ``"C:447x"``."""

@@ -3,19 +3,24 @@
 A *record* is the player count and the ordered list of every action and
 chance outcome in notation (RULES.md §7): replaying it rebuilds the game
 exactly, and a game played with physical dice can be typed in event by event.
+Its layout is the one every game shares (:func:`alea.game.make_record`); Alea
+Iacta Est has no options, so ``options`` is always empty.
 A *position* (:func:`state_to_json`) is the full state at one moment, hidden
 parts included: it is for saving and loading, never for a player's eyes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from alea.game import RECORD_FORMAT as RECORD_FORMAT  # shared by every game; read here too
+from alea.game import make_record, read_record
 from alea.iacta.errors import IllegalActionError
 from alea.iacta.state import State, new_game
 
-RECORD_FORMAT = 1
 GAME = "alea-iacta-est"
+TITLE = "Alea Iacta Est"
 
 _LIST_FIELDS = (
     "dice_left",
@@ -73,7 +78,7 @@ def state_to_json(state: State) -> dict[str, Any]:
     return data
 
 
-def state_from_json(data: dict[str, Any]) -> State:
+def state_from_json(data: Mapping[str, Any]) -> State:
     """Rebuild a :class:`State` from :func:`state_to_json` output."""
     if data.get("game") != GAME:
         raise ValueError("not an Alea Iacta Est position")
@@ -100,28 +105,26 @@ def state_from_json(data: dict[str, Any]) -> State:
 
 def record(state: State) -> dict[str, Any]:
     """The game record of ``state``: enough to rebuild it with :func:`replay`."""
-    data: dict[str, Any] = {
-        "game": GAME,
-        "format": RECORD_FORMAT,
-        "players": state.players,
-        "events": list(state.history),
-    }
-    if state.is_terminal():
-        data["result"] = {
-            "scores": [int(r) for r in state.returns()],
-            "winners": state.winners(),
-        }
-    return data
+    return make_record(GAME, state.players, {}, state.history, state.result())
 
 
-def replay(data: dict[str, Any]) -> State:
-    """Rebuild a game from its record; IllegalActionError names the first bad event."""
-    if data.get("game", GAME) != GAME:
-        raise ValueError(f"not an Alea Iacta Est record (game: {data.get('game')!r})")
-    state = new_game(int(data["players"]))
-    for index, event in enumerate(data["events"]):
+def replay(data: Mapping[str, Any]) -> State:
+    """Rebuild a game from its record; IllegalActionError names the first bad event.
+
+    ValueError for a record of another game, or with options (this game has none).
+    """
+    parts = read_record(data, GAME, TITLE)
+    state = new_game_with_options(parts.players, **parts.options)
+    for index, event in enumerate(parts.events):
         try:
             state.apply(event)
         except IllegalActionError as err:
             raise IllegalActionError(f"event {index + 1} ({event}): {err}") from None
     return state
+
+
+def new_game_with_options(players: int, **options: Any) -> State:
+    """:func:`new_game` as the game contract calls it: a record's options (none here)."""
+    if options:
+        raise ValueError(f"{TITLE} has no game options (got {', '.join(sorted(options))})")
+    return new_game(players)

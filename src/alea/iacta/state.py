@@ -17,8 +17,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
+from collections.abc import Mapping
 from typing import Any, Final
 
+# CHANCE and TERMINAL are shared by every game (alea.game); views and determinize read them here.
+from alea.game import CHANCE as CHANCE
+from alea.game import TERMINAL as TERMINAL
+from alea.game import Asked
 from alea.iacta import castrum, forum, latrine, senate, temple
 from alea.iacta.cards import (
     PLAYER_COLOURS,
@@ -55,11 +60,6 @@ from alea.iacta.notation import (
     parse,
 )
 
-#: :meth:`State.current_player` when a chance event is next.
-CHANCE: Final = -1
-#: :meth:`State.current_player` when the game is over.
-TERMINAL: Final = -4
-
 DICE_PER_PLAYER: Final = 8
 
 # Phases. Chance phases are below DECIDE's neighbours; see CHANCE_PHASES.
@@ -91,6 +91,8 @@ PHASE_NAMES: Final = (
     "game-over",
 )
 CHANCE_PHASES: Final = frozenset(range(DECIDE))
+#: Chance phases whose event belongs to the player whose turn it is (see State.actor).
+_OWN_CHANCE: Final = frozenset({ROLL_DICE, REROLL_DICE, DRAW_FORTUNA, TEMPLE_BONUS})
 
 ROUNDS: Final = {2: 6, 3: 6, 4: 5, 5: 5}
 
@@ -326,6 +328,24 @@ class State:
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self.phase == GAME_OVER
+
+    def actor(self) -> int | None:
+        """The seat the next event belongs to (None: a public reveal, or the end).
+
+        A decision is its player's; a chance event is the player's whose turn
+        or draw it is: their roll and re-roll, their Fortuna draw and the
+        Temple's bonus tile (RULES.md §3, §4.1), and the Senate draw of the
+        first taker, who looks at the cards first (§4.2). Province and
+        patrician reveals belong to nobody.
+        """
+        phase = self.phase
+        if phase >= DECIDE:
+            return None if phase == GAME_OVER else self.player
+        if phase in _OWN_CHANCE:
+            return self.player
+        if phase == DRAW_SENATE and self.senate_takers:
+            return self.senate_takers[0]
+        return None
 
     @property
     def phase_name(self) -> str:
@@ -851,6 +871,35 @@ class State:
         best = max(keys)
         return [seat for seat, key in enumerate(keys) if key == best]
 
+    def result(self) -> dict[str, Any] | None:
+        """Scores, tie-breaks (best unplaced patricians, §5.3) and winners; None before the end."""
+        if not self.is_terminal():
+            return None
+        keys = self._final_keys()
+        return {
+            "scores": [score for score, _ in keys],
+            "tiebreaks": [tiebreak for _, tiebreak in keys],
+            "winners": self.winners(),
+        }
+
+    def progress(self) -> tuple[int, int]:
+        """``(round, rounds)``: the round under way, from 1 (the last once over), and rounds."""
+        return min(self.round + 1, self.rounds), self.rounds
+
+    # The time limit and the human referee of the game contract: Alea Iacta Est has neither.
+
+    def can_declare_time_up(self) -> bool:
+        """Never: Alea Iacta Est has no time limit."""
+        return False
+
+    def time_up_declared(self) -> bool:
+        """Never: Alea Iacta Est has no time limit."""
+        return False
+
+    def asked(self) -> Asked | None:
+        """Nothing: Alea Iacta Est has no referee."""
+        return None
+
     # ------------------------------------------------------------- interfaces
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -872,7 +921,7 @@ class State:
         return state_to_json(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> State:
+    def from_json(cls, data: Mapping[str, Any]) -> State:
         """Rebuild a state saved with :meth:`to_json`, exactly."""
         from alea.iacta.records import state_from_json
 

@@ -32,12 +32,22 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from alea import game
+
 ActionKind = Literal["declare", "challenge", "decline", "return", "answer", "mark", "last-round"]
 OutcomeKind = Literal["roll", "riddle", "question"]
 
 
-class IllegalActionError(ValueError):
-    """A move that is malformed or not allowed now; the state is left unchanged."""
+class IllegalActionError(game.IllegalActionError):
+    """A move that is malformed or not allowed now; the state is left unchanged.
+
+    A subclass of the base every game shares (:class:`alea.game.IllegalActionError`,
+    a ``ValueError``), so an interface hosting several games catches one type.
+    """
+
+
+class NotationError(IllegalActionError, game.NotationError):
+    """A text that is not a Dado Romano move at all (raised by :func:`parse`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +149,8 @@ EXAMPLES: Final = (
 def parse(text: str) -> Action | Outcome:
     """The move written ``text`` (surrounding spaces ignored).
 
-    Raises :class:`IllegalActionError` with the list of valid forms when the
-    text is not a Dado Romano move at all.
+    Raises :class:`NotationError` (an :class:`IllegalActionError`) with the
+    list of valid forms when the text is not a Dado Romano move at all.
     """
     t = text.strip()
     for pattern, kind in _PATTERNS:
@@ -164,7 +174,7 @@ def parse(text: str) -> Action | Outcome:
         if kind == "roll":
             return roll(int(m[1]))
         return drawn("riddle" if m[1] == "riddle" else "question", m[2])
-    raise IllegalActionError(
+    raise NotationError(
         f"{text!r} is not a Dado Romano move; moves look like: {EXAMPLES} "
         "(dice and declared numbers are 1-6, answers 1-4)"
     )

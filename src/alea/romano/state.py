@@ -12,27 +12,28 @@ game's clock, or the ``time_limit_rounds`` option) applies ``last-round``,
 which makes the current round the last one. That keeps games deterministic
 and testable.
 
-Readings beyond Part B are documented in ``docs/romano.md`` and marked
-"reading:" in comments where they are implemented.
+What each figure does to the scores is :mod:`alea.romano.effects`; records,
+positions and the JSON of a state are :mod:`alea.romano.records`, the view is
+:mod:`alea.romano.views`. Readings beyond Part B are documented in
+``docs/romano.md`` and marked "reading:" in comments where they are
+implemented.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
 from typing import Any, Final, Literal
 
+from alea.game import CHANCE as CHANCE  # the values every game shares (alea.game)
+from alea.game import REFEREE as REFEREE
+from alea.game import TERMINAL as TERMINAL
+from alea.game import Asked
+from alea.romano import effects
 from alea.romano.bank import Bank, ItemKind, default_bank
-from alea.romano.ceiling import TARGET, distance, is_above, landed_change
-from alea.romano.combinations import (
-    FIGURES,
-    Figure,
-    Reward,
-    declaration_bonus,
-    figure,
-    half_rounded_down,
-    half_toward_zero,
-)
+from alea.romano.ceiling import TARGET, distance, is_above
+from alea.romano.combinations import FIGURES
+from alea.romano.events import Event
 from alea.romano.notation import (
     DECLINE,
     LAST_ROUND,
@@ -49,13 +50,6 @@ from alea.romano.notation import (
     return_number,
     roll,
 )
-
-#: ``current_player()`` at a chance node (a die roll or a draw from the bank).
-CHANCE: Final = -1
-#: ``current_player()`` once the game is over.
-TERMINAL: Final = -4
-#: ``current_player()`` when the human referee must mark an answer right or wrong.
-REFEREE: Final = -5
 
 #: The third turn a player actually plays is the one with the declaration (B2).
 DECLARATION_TURN: Final = 3
@@ -79,60 +73,6 @@ _ALL_DECLARATIONS: Final = tuple(declare(a, b) for a in range(1, 7) for b in ran
 _ALL_RETURNS: Final = tuple(return_number(n) for n in range(1, 7))
 _ALL_ANSWERS: Final = tuple(answer(n) for n in range(1, ANSWERS + 1))
 _ROLLS: Final = tuple((roll(v), 1 / 6) for v in range(1, 7))
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, for narration (the terminal game) and statistics.
-
-    Events are derived from the moves; they are kept in the state (and in its
-    JSON) so that an interface never has to re-derive what a move did.
-
-    ``kind`` and the fields it uses:
-
-    - ``round``: value = the round that starts;
-    - ``last-round``: value = the round declared the last;
-    - ``turn``: seat; value = turns played (this one included); text =
-      ``normal``, ``declaration`` or ``return``;
-    - ``skip``: seat (a Caracalla skip consumed);
-    - ``declare``: seat; text = the two declared numbers (``"53"``);
-    - ``roll``: seat who rolled; value; text = the roll's purpose;
-    - ``figure``: seat; cause = the pair (``"1-4"``);
-    - ``marcus-applied``: seat = the player who rolled Marcus Aurelius; other =
-      the player whose rolls count; value = their sum;
-    - ``declaration``: seat; value = 0, 1 or 2 positions right; text = declared;
-    - ``score``: seat; old; new; delta = the nominal change (0 for *set to*);
-      inverted; cause = pair, ``declaration`` or ``1-4`` for a Messalina swap;
-      text = ``change``, ``set`` or ``swap``;
-    - ``eliminated``, ``skip-next``, ``marcus``: seat;
-    - ``return``: seat; value = declared number; text = ``back`` or ``out``;
-    - ``draw``: seat; item = the riddle's or question's id; cause = pair;
-    - ``answer``: seat; value = choice; text = ``right`` or ``wrong``; item;
-    - ``mark``: seat; text = ``right`` or ``wrong``;
-    - ``challenge``: seat = challenger, other = challenged; ``decline``: seat;
-    - ``challenge-result``: seat, other; text = ``won``, ``tie`` or ``lost``
-      (from the challenger's side);
-    - ``end``: text = ``150`` or ``time``; ``win``: seat.
-    """
-
-    kind: str
-    seat: int = -1
-    other: int = -1
-    value: int = 0
-    old: int = 0
-    new: int = 0
-    delta: int = 0
-    inverted: bool = False
-    cause: str = ""
-    text: str = ""
-    item: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as a JSON object (every field, so it round-trips)."""
-        return {name: getattr(self, name) for name in _EVENT_FIELDS}
-
-
-_EVENT_FIELDS: Final = tuple(f.name for f in fields(Event))
 
 
 class State:
@@ -304,44 +244,6 @@ class State:
         """The name of the figure being resolved this turn ('' before the first combination)."""
         return FIGURES[self.figure].name if self.figure else ""
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` can see, as JSON: everything except the right answer.
-
-        Dado Romano has no hidden information apart from the answer of the
-        riddle or question being asked, which the state does not expose anyway
-        (it lives in the bank); the view exists so every interface asks the
-        same way as for the main game.
-        """
-        if not 0 <= seat < self.players:
-            raise ValueError(f"there is no seat {seat}")
-        return {
-            "seat": seat,
-            "players": self.players,
-            "referee": self.referee,
-            "round": self.round,
-            "last_round": self.last_round,
-            "is_last_round": self.is_last_round(),
-            "turn_of": self.seat,
-            "current_player": self.current_player(),
-            "phase": self.phase,
-            "expected": self.expected(),
-            "scores": list(self.scores),
-            "above_150": [is_above(s) for s in self.scores],
-            "inverted_this_turn": list(self.inverted),
-            "turns_played": list(self.played),
-            "eliminated": list(self.eliminated),
-            "skip_next": list(self.skip_next),
-            "pending_marcus": list(self.pending_marcus),
-            "figure": self.figure,
-            "rolls": list(self.rolls),
-            "declared": list(self.declared) if self.declared else None,
-            "item": self.item if self.phase in ("answer", "mark") else "",
-            "item_kind": self.item_kind if self.phase in ("answer", "mark", "draw") else "",
-            "legal_actions": [str(a) for a in self.legal_actions()],
-            "winners": list(self._winners),
-            "end_reason": self.end_reason,
-        }
-
     # ------------------------------------------------------------------ moves
 
     def apply(self, move: Action | Outcome | str) -> None:
@@ -425,11 +327,11 @@ class State:
             right = self.bank.get(self.item).is_right(m.values[0])
             verdict = "right" if right else "wrong"
             self._event("answer", seat=p, value=m.values[0], text=verdict, item=self.item)
-            self._reward(right)
+            effects.reward(self, right)
         else:  # mark
             right = m.values[0] == 1
             self._event("mark", seat=p, text="right" if right else "wrong")
-            self._reward(right)
+            effects.reward(self, right)
 
     def _on_draw(self, item: str) -> None:
         ids = self.used[self.item_kind]
@@ -448,20 +350,20 @@ class State:
             return
         rolls, p = self.rolls, self.seat
         if self.purpose == "pair":
-            self._combination(rolls[0], rolls[1])
+            effects.combination(self, rolls[0], rolls[1])
         elif self.purpose == "second":
-            self._combination(1, rolls[0])
+            effects.combination(self, 1, rolls[0])
         elif self.purpose == "sum":
-            self._change(p, sum(rolls), self.figure)
+            effects.change(self, p, sum(rolls), self.figure)
             self._end_turn()
         elif self.purpose == "six-times":
-            self._change(p, 6 * rolls[0], self.figure)
+            effects.change(self, p, 6 * rolls[0], self.figure)
             self._end_turn()
         elif self.purpose == "tiberius":
-            self._change(p, -rolls[0] if rolls[0] <= 3 else rolls[0], self.figure)
+            effects.change(self, p, -rolls[0] if rolls[0] <= 3 else rolls[0], self.figure)
             self._end_turn()
         elif self.purpose == "challenge":
-            self._resolve_challenge(rolls[0], rolls[1])
+            effects.resolve_challenge(self, rolls[0], rolls[1])
             self._end_turn()
         else:  # return
             back = self.return_number in rolls
@@ -469,131 +371,6 @@ class State:
             if back:
                 self.eliminated[p] = False
             self._end_turn()
-
-    # ------------------------------------------------------------------ effects
-
-    def _combination(self, first: int, second: int) -> None:
-        """A combination was rolled: pending Marcus Aurelius, declaration, then its effect."""
-        p = self.seat
-        fig = figure(first, second)
-        self.pairs += 1
-        self.figure = fig.pair
-        self._event("figure", seat=p, cause=fig.pair)
-        if self.pairs == 1:
-            # reading: the first combination of a turn is "the two numbers rolled"
-            # for Marcus Aurelius and for the declaration, before any roll-again.
-            for victim in [v for v in self.pending_marcus if v != p]:
-                self._event("marcus-applied", seat=victim, other=p, value=first + second)
-                self._change(victim, -(first + second), "3-4")
-            self.pending_marcus = [v for v in self.pending_marcus if v == p]
-            if self.declared is not None:
-                hits = (self.declared[0] == first) + (self.declared[1] == second)
-                text = f"{self.declared[0]}{self.declared[1]}"
-                self._event("declaration", seat=p, value=hits, text=text)
-                self._change(p, declaration_bonus(self.declared, (first, second)), "declaration")
-        self._effect(fig)
-
-    def _effect(self, fig: Figure) -> None:
-        p, k = self.seat, fig.kind
-        if k == "roll-both-again":
-            self._need("pair", 2)
-        elif k == "roll-second-again":
-            self._need("second", 1)
-        elif k == "add":
-            self._change(p, fig.amount, fig.pair)
-            self._end_turn()
-        elif k == "set":
-            self._set(p, fig.amount, fig.pair)
-            self._end_turn()
-        elif k in ("riddle", "question"):
-            self.item_kind = "riddle" if k == "riddle" else "question"
-            self.phase = "mark" if self.referee == "human" else "draw"
-        elif k == "challenge":
-            self.phase = "challenge"
-        elif k == "add-rolls":
-            self._need("sum", fig.rolls)
-        elif k == "add-six-times":
-            self._need("six-times", 1)
-        elif k == "lose-low-gain-high":
-            self._need("tiberius", 1)
-        elif k == "eliminate":
-            self.eliminated[p] = True
-            self._event("eliminated", seat=p)
-            self._end_turn()
-        elif k == "next-player-rolls":
-            self.pending_marcus.append(p)
-            self._event("marcus", seat=p)
-            self._end_turn()
-        elif k == "plus-six-doubled":
-            self._to_value(p, (self.scores[p] + 6) * 2, fig.pair)
-            self._end_turn()
-        elif k == "skip-next-turn":
-            self.skip_next[p] = True
-            self._event("skip-next", seat=p)
-            self._end_turn()
-        else:  # halve
-            self._to_value(p, half_toward_zero(self.scores[p]), fig.pair)
-            self._end_turn()
-
-    def _reward(self, right: bool) -> None:
-        """Apply a riddle's or question's consequence, then end the turn."""
-        p = self.seat
-        fig = FIGURES[self.figure]
-        r: Reward = fig.right if right else fig.wrong
-        if r.kind == "add":
-            self._change(p, r.amount, fig.pair)
-        elif r.kind == "set":
-            self._set(p, r.amount, fig.pair)
-        elif r.kind == "gain-half":
-            self._change(p, half_rounded_down(self.scores[p]), fig.pair)
-        self._end_turn()
-
-    def _resolve_challenge(self, challenger_roll: int, challenged_roll: int) -> None:
-        """Messalina: lower roll wins; swap, or the challenged gives 20, or the challenger 40."""
-        c, t = self.seat, self.challenged
-        if challenger_roll < challenged_roll:
-            self._event("challenge-result", seat=c, other=t, text="won")
-            # reading: the swap *sets* both totals, so the ceiling does not invert it.
-            old_c, old_t = self.scores[c], self.scores[t]
-            self.scores[c], self.scores[t] = old_t, old_c
-            for seat, old, new in ((c, old_c, old_t), (t, old_t, old_c)):
-                self._event("score", seat=seat, old=old, new=new, cause="1-4", text="swap")
-        elif challenger_roll == challenged_roll:
-            self._event("challenge-result", seat=c, other=t, text="tie")
-            self._change(t, -20, "1-4")
-            self._change(c, 20, "1-4")
-        else:
-            self._event("challenge-result", seat=c, other=t, text="lost")
-            self._change(c, -40, "1-4")
-            self._change(t, 40, "1-4")
-
-    # The three ways a score changes. All ceiling logic is in alea.romano.ceiling.
-
-    def _change(self, seat: int, change: int, cause: str) -> None:
-        """A relative change, inverted if ``seat`` was above 150 at the turn's start."""
-        old = self.scores[seat]
-        inv = self.inverted[seat]
-        self.scores[seat] = old + landed_change(change, inv)
-        self._event(
-            "score",
-            seat=seat,
-            old=old,
-            new=self.scores[seat],
-            delta=change,
-            inverted=inv,
-            cause=cause,
-            text="change",
-        )
-
-    def _to_value(self, seat: int, value: int, cause: str) -> None:
-        """Halving or doubling: a relative change of (value − score) (B6)."""
-        self._change(seat, value - self.scores[seat], cause)
-
-    def _set(self, seat: int, value: int, cause: str) -> None:
-        """A *set to* effect: never inverted (B3)."""
-        old = self.scores[seat]
-        self.scores[seat] = value
-        self._event("score", seat=seat, old=old, new=value, cause=cause, text="set")
 
     # ------------------------------------------------------------------ turn flow
 
@@ -677,11 +454,48 @@ class State:
     # ------------------------------------------------------------------ copies, JSON
 
     def clone(self) -> State:
-        """An independent copy (shares only the read-only bank)."""
-        return State.from_json(self.to_json(), bank=self.bank)
+        """An independent copy, field by field (shares only the read-only bank and start).
+
+        Cheap enough for search: lists are copied flat (events are frozen, so
+        sharing them is safe), with no JSON round trip.
+        """
+        c = State.__new__(State)
+        c.players = self.players
+        c.time_limit_rounds = self.time_limit_rounds
+        c.referee = self.referee
+        c.bank = self.bank
+        c.scores = self.scores[:]
+        c.played = self.played[:]
+        c.eliminated = self.eliminated[:]
+        c.skip_next = self.skip_next[:]
+        c.inverted = self.inverted[:]
+        c.pending_marcus = self.pending_marcus[:]
+        c.seat = self.seat
+        c.round = self.round
+        c.last_round = self.last_round
+        c.turns = self.turns
+        c.phase = self.phase
+        c.purpose = self.purpose
+        c.needed = self.needed
+        c.rolls = self.rolls[:]
+        c.pairs = self.pairs
+        c.declared = self.declared
+        c.figure = self.figure
+        c.item_kind = self.item_kind
+        c.item = self.item
+        c.challenged = self.challenged
+        c.return_number = self.return_number
+        c.used = {kind: ids[:] for kind, ids in self.used.items()}
+        c._winners = self._winners[:]
+        c.end_reason = self.end_reason
+        c.history = self.history[:]
+        c.events = self.events[:]
+        c.start = self.start  # set once by position(), never changed: shared
+        return c
 
     def options(self) -> dict[str, Any]:
-        """The game options, as stored in a record."""
+        """The game options, as stored in a record (the keywords of ``new_game`` and a
+        custom start position's ``start``)."""
         out: dict[str, Any] = {
             "time_limit_rounds": self.time_limit_rounds,
             "referee": self.referee,
@@ -690,86 +504,78 @@ class State:
             out["start"] = dict(self.start)
         return out
 
-    def record(self) -> dict[str, Any]:
-        """The game record: player count, options and every move in order."""
+    # ------------------------------------------------------------------ the game contract
+
+    def actor(self) -> int | None:
+        """The seat the next event belongs to: the seat whose turn it is (None once over).
+
+        Every roll and draw of a turn is the turn's, the referee's mark is of
+        the answering seat's answer, and a challenge roll is part of the
+        challenger's turn.
+        """
+        return None if self.phase == "over" else self.seat
+
+    def result(self) -> dict[str, Any] | None:
+        """Scores, winners and why the game ended (``150`` or ``time``); None before the end."""
+        if self.phase != "over":
+            return None
         return {
-            "game": "dado-romano",
-            "players": self.players,
-            "options": self.options(),
-            "moves": list(self.history),
+            "scores": list(self.scores),
+            "winners": list(self._winners),
+            "reason": self.end_reason,
         }
+
+    def progress(self) -> tuple[int, int]:
+        """``(round, last round)``; the last round is 0 until the time limit fixes it."""
+        return self.round, self.last_round or 0
+
+    def can_declare_time_up(self) -> bool:
+        """Whether the clock's ``last-round`` may be applied (:meth:`can_declare_last_round`)."""
+        return self.can_declare_last_round()
+
+    def time_up_declared(self) -> bool:
+        """Whether a last round is fixed (declared by the clock, or set in advance)."""
+        return self.last_round is not None
+
+    def asked(self) -> Asked | None:
+        """The riddle or question a human referee is asking (B5) while the mark awaits.
+
+        Its key is the turn slot: a turn asks at most one item (the riddle and
+        question figures end the turn once marked), so the count of turn slots
+        names it, and the clock's ``last-round`` does not change it.
+        """
+        if self.phase != "mark":
+            return None
+        return Asked(self.turns, self.seat, self.item_kind)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` can see, JSON-ready (``None``: a spectator); see :mod:`.views`."""
+        from alea.romano.views import view
+
+        return view(self, seat)
+
+    def log(self, seat: int | None) -> list[str]:
+        """The history as ``seat`` may see it: all of it (the answers live in the bank)."""
+        return list(self.history)
+
+    def record(self) -> dict[str, Any]:
+        """The game record (:func:`alea.game.make_record`): options and every move in order."""
+        from alea.romano.records import record
+
+        return record(self)
 
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (see :meth:`from_json`)."""
-        return {
-            "players": self.players,
-            "options": self.options(),
-            "scores": list(self.scores),
-            "played": list(self.played),
-            "eliminated": list(self.eliminated),
-            "skip_next": list(self.skip_next),
-            "inverted": list(self.inverted),
-            "pending_marcus": list(self.pending_marcus),
-            "seat": self.seat,
-            "round": self.round,
-            "last_round": self.last_round,
-            "turns": self.turns,
-            "phase": self.phase,
-            "purpose": self.purpose,
-            "needed": self.needed,
-            "rolls": list(self.rolls),
-            "pairs": self.pairs,
-            "declared": list(self.declared) if self.declared else None,
-            "figure": self.figure,
-            "item_kind": self.item_kind,
-            "item": self.item,
-            "challenged": self.challenged,
-            "return_number": self.return_number,
-            "used": {k: list(v) for k, v in self.used.items()},
-            "winners": list(self._winners),
-            "end_reason": self.end_reason,
-            "history": list(self.history),
-            "events": [e.to_json() for e in self.events],
-        }
+        from alea.romano.records import state_to_json
+
+        return state_to_json(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], bank: Bank | None = None) -> State:
-        """The state saved by :meth:`to_json`."""
-        opts = data["options"]
-        s = cls(
-            int(data["players"]),
-            time_limit_rounds=opts.get("time_limit_rounds"),
-            referee=opts.get("referee", "software"),
-            bank=bank,
-        )
-        s.start = dict(opts["start"]) if opts.get("start") is not None else None
-        s.scores = [int(x) for x in data["scores"]]
-        s.played = [int(x) for x in data["played"]]
-        s.eliminated = [bool(x) for x in data["eliminated"]]
-        s.skip_next = [bool(x) for x in data["skip_next"]]
-        s.inverted = [bool(x) for x in data["inverted"]]
-        s.pending_marcus = [int(x) for x in data["pending_marcus"]]
-        s.seat = int(data["seat"])
-        s.round = int(data["round"])
-        s.last_round = data["last_round"]
-        s.turns = int(data["turns"])
-        s.phase = data["phase"]
-        s.purpose = data["purpose"]
-        s.needed = int(data["needed"])
-        s.rolls = [int(x) for x in data["rolls"]]
-        s.pairs = int(data["pairs"])
-        s.declared = (data["declared"][0], data["declared"][1]) if data["declared"] else None
-        s.figure = data["figure"]
-        s.item_kind = data["item_kind"]
-        s.item = data["item"]
-        s.challenged = int(data["challenged"])
-        s.return_number = int(data["return_number"])
-        s.used = {k: list(v) for k, v in data["used"].items()}
-        s._winners = [int(x) for x in data["winners"]]
-        s.end_reason = data["end_reason"]
-        s.history = list(data["history"])
-        s.events = [Event(**e) for e in data["events"]]
-        return s
+    def from_json(cls, data: Mapping[str, Any], bank: Bank | None = None) -> State:
+        """The state saved by :meth:`to_json` (``bank``: the one it was played with)."""
+        from alea.romano.records import state_from_json
+
+        return state_from_json(data, bank)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
@@ -781,129 +587,3 @@ class State:
             f"<Dado Romano: round {self.round}, seat {self.seat}, scores {self.scores}, "
             f"{self.expected()}>"
         )
-
-
-def position(
-    players: int = 3,
-    *,
-    scores: list[int] | None = None,
-    seat: int = 0,
-    round: int = 1,
-    turns_played: list[int] | None = None,
-    eliminated: list[bool] | None = None,
-    skip_next: list[bool] | None = None,
-    pending_marcus: list[int] | None = None,
-    time_limit_rounds: int | None = None,
-    last_round: int | None = None,
-    referee: RefereeMode = "software",
-    bank: Bank | None = None,
-) -> State:
-    """A game set up at the start of ``seat``'s turn in ``round``, for tests and puzzles.
-
-    ``turns_played`` counts the turns each player has already played, so
-    ``turns_played[seat] == 2`` starts the seat's declaration turn. A position
-    other than the plain start is stored in the record's options under
-    ``start``, so its records replay too.
-    """
-    s = State(players, time_limit_rounds=time_limit_rounds, referee=referee, bank=bank)
-
-    def fill(values: list[Any] | None, default: Any, name: str) -> list[Any]:
-        if values is None:
-            return [default] * players
-        if len(values) != players:
-            raise ValueError(f"{name} needs one entry per player ({players})")
-        return list(values)
-
-    if not 0 <= seat < players:
-        raise ValueError(f"there is no seat {seat}")
-    if round < 1:
-        raise ValueError("rounds count from 1")
-    s.scores = [int(x) for x in fill(scores, 0, "scores")]
-    s.played = [int(x) for x in fill(turns_played, 0, "turns_played")]
-    s.eliminated = [bool(x) for x in fill(eliminated, False, "eliminated")]
-    s.skip_next = [bool(x) for x in fill(skip_next, False, "skip_next")]
-    s.pending_marcus = list(pending_marcus or [])
-    s.seat, s.round = seat, round
-    if last_round is not None:
-        s.last_round = last_round if s.last_round is None else min(s.last_round, last_round)
-    start = {
-        "scores": s.scores,
-        "seat": seat,
-        "round": round,
-        "turns_played": s.played,
-        "eliminated": s.eliminated,
-        "skip_next": s.skip_next,
-        "pending_marcus": s.pending_marcus,
-        "last_round": last_round,
-    }
-    plain = new_game_start(players)
-    s.start = None if start == plain else {k: _copy(v) for k, v in start.items()}
-    s._start()
-    return s
-
-
-def _copy(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
-
-
-def new_game_start(players: int) -> dict[str, Any]:
-    """The ``start`` block of a plain new game (used to leave it out of records)."""
-    return {
-        "scores": [0] * players,
-        "seat": 0,
-        "round": 1,
-        "turns_played": [0] * players,
-        "eliminated": [False] * players,
-        "skip_next": [False] * players,
-        "pending_marcus": [],
-        "last_round": None,
-    }
-
-
-def new_game(
-    players: int = 3,
-    time_limit_rounds: int | None = None,
-    referee: RefereeMode = "software",
-    bank: Bank | None = None,
-) -> State:
-    """A new game: everyone on 0, seat 0 about to roll.
-
-    ``time_limit_rounds`` makes that round the last one (a deterministic
-    stand-in for the clock, used by simulations); the clock of a real game
-    applies ``last-round`` instead. ``referee`` is ``"software"`` (riddles and
-    questions drawn from the bank, answered by choosing 1-4) or ``"human"`` (a
-    person poses them and marks the answer right or wrong).
-    """
-    return position(players, time_limit_rounds=time_limit_rounds, referee=referee, bank=bank)
-
-
-def replay(record: dict[str, Any], bank: Bank | None = None) -> State:
-    """The state reached by a game record (see :meth:`State.record`).
-
-    Raises :class:`IllegalActionError` naming the first move that cannot be
-    played, and ``ValueError`` for a record of another game.
-    """
-    if record.get("game", "dado-romano") != "dado-romano":
-        raise ValueError(f"not a Dado Romano record: game {record.get('game')!r}")
-    opts = dict(record.get("options", {}))
-    start = opts.get("start") or {}
-    state = position(
-        int(record["players"]),
-        time_limit_rounds=opts.get("time_limit_rounds"),
-        referee=opts.get("referee", "software"),
-        bank=bank,
-        scores=start.get("scores"),
-        seat=start.get("seat", 0),
-        round=start.get("round", 1),
-        turns_played=start.get("turns_played"),
-        eliminated=start.get("eliminated"),
-        skip_next=start.get("skip_next"),
-        pending_marcus=start.get("pending_marcus"),
-        last_round=start.get("last_round"),
-    )
-    for n, move in enumerate(record["moves"]):
-        try:
-            state.apply(move)
-        except IllegalActionError as e:
-            raise IllegalActionError(f"move {n} ({move!r}): {e}") from e
-    return state

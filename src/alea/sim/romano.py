@@ -28,7 +28,8 @@ from rich.console import Console
 from rich.table import Table
 
 from alea.romano.combinations import FIGURES
-from alea.romano.state import State, new_game
+from alea.romano.records import new_game
+from alea.romano.state import State
 
 #: Rounds after which a simulated game ends as if the referee's hour were up:
 #: about an hour at the table for three players at some 40 seconds a turn.

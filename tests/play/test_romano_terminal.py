@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 import alea.romano as romano
 from alea.commands import romano as romano_command
-from alea.romano.play import Options, TerminalGame, clock_text, parse_declaration, parse_die
+from alea.play.romano import Options, TerminalGame, clock_text, parse_declaration, parse_die
+from alea.play.romano_texts import TEXTS
 
 
 def make_app() -> typer.Typer:
@@ -194,3 +195,7 @@ def test_input_parsers() -> None:
         assert parse_declaration(bad) is None
     assert parse_die("IV") == 4 and parse_die(" 6 ") == 6 and parse_die("7") is None
     assert clock_text(75) == "01:15" and clock_text(-3) == "00:00" and clock_text(3725) == "1:02:05"
+
+
+def test_ui_texts_exist_in_both_languages() -> None:
+    assert set(TEXTS["it"]) == set(TEXTS["en"])

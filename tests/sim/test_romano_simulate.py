@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 import alea.romano as romano
-from alea.romano.simulate import ROUND_CAP, deciding_causes, run_simulation, simulate
+from alea.sim.romano import ROUND_CAP, deciding_causes, run_simulation, simulate
 
 
 def test_summary_tables_and_jsonl(tmp_path: Path) -> None:

@@ -26,9 +26,12 @@ from typing import Final
 from rich.console import Console
 from rich.table import Table
 
+from alea.game import CHANCE, REFEREE
+from alea.play.romano_texts import TEXTS
 from alea.romano.bank import Bank, default_bank
 from alea.romano.ceiling import TARGET, distance, is_above
 from alea.romano.combinations import FIGURES, face
+from alea.romano.events import Event
 from alea.romano.notation import (
     DECLINE,
     LAST_ROUND,
@@ -42,8 +45,9 @@ from alea.romano.notation import (
     declare,
     return_number,
 )
-from alea.romano.state import CHANCE, DECLARATION_TURN, REFEREE, Event, RefereeMode, State, new_game
-from alea.romano.texts import EFFECTS, TEXTS
+from alea.romano.records import new_game
+from alea.romano.state import DECLARATION_TURN, RefereeMode, State
+from alea.romano.texts import EFFECTS
 
 QUIT_WORDS: Final = frozenset({"q", "quit", "exit", "esci", "fine"})
 YES_WORDS: Final = frozenset({"y", "yes", "s", "si", "sì", "r", "right", "giusta", "giusto", "1"})
