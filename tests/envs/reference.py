@@ -64,9 +64,9 @@ def observation_of(k: Knowledge, seat: int) -> npt.NDArray[np.float32]:
     _counts(g["own_fortuna_drawn"], k.fortuna_drawn_values[seat] or ())
     for card in k.senate_hand or ():
         g["senate_hand"][SENATE[card]] += 1
-    for card in k.senate_bottom:
-        if card is not None:
-            g["senate_bottom"][SENATE[card]] += 1
+    for placed in k.senate_bottom:
+        if placed is not None:
+            g["senate_bottom"][SENATE[placed]] += 1
     for card in k.revealed_provinces:
         g["revealed_provinces"][PROVINCE[card]] = 1
     for card in k.revealed_patricians:
@@ -94,8 +94,9 @@ def observation_of(k: Knowledge, seat: int) -> npt.NDArray[np.float32]:
         f["tokens"][0] = k.tokens[q]
         f["latrine"][0] = k.latrine[q]
         _counts(f["temple"], k.temple[q])
-        if k.senate[q] is not None:
-            low, high = k.senate[q]
+        straight = k.senate[q]
+        if straight is not None:
+            low, high = straight
             for value in range(low, high + 1):
                 f["senate_straight"][value - 1] = 1
         for owner, value, count in k.castrum:

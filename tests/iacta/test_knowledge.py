@@ -22,12 +22,13 @@ from alea.iacta.views import parse_view, replay_view, to_json
 from tests.iacta.helpers import every_node
 
 PLAYERS = [2, 3, 4, 5]
-SECRETS = ("fortuna_drawn_values", "senate_cards", "senate_hand", "senate_bottom")
 
 
 def _public(k: Knowledge) -> Knowledge:
     """``k`` without its observer and secrets: what every observer must agree on."""
-    return k._replace(seat=None, **dict.fromkeys(SECRETS, None))
+    return k._replace(
+        seat=None, fortuna_drawn_values=(), senate_cards=(), senate_hand=None, senate_bottom=()
+    )
 
 
 def _finished(players: int, seed: int) -> iacta.State:
@@ -38,6 +39,80 @@ def _finished(players: int, seed: int) -> iacta.State:
             state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_actions())
         )
     return state
+
+
+def _spec(state: iacta.State, seat: int | None) -> Knowledge:
+    """The knowledge of ``seat`` written field by field, by name, straight from RULES.md §6."""
+    n = state.players
+    over = state.is_terminal()
+    held: list[int] = []
+    if state.phase == DRAW_SENATE:
+        held = state.senate_takers[:1]
+    elif state.phase == CHOOSE_SENATE_CARD:
+        held = state.senate_takers[: state.senate_turn + 1]
+    return Knowledge(
+        seat=seat,
+        players=n,
+        rounds=state.rounds,
+        round=min(state.round + 1, state.rounds),
+        start=state.start,
+        phase=state.phase,
+        to_move=state.current_player(),
+        turn_seat=None if over else state.player,
+        ending=state.ending,
+        roll=tuple(state.roll),
+        kept=tuple(state.kept_dice),
+        rerolling=state.reroll_count if state.phase_name == "reroll" else 0,
+        fortuna_pending=state.fortuna_pending,
+        dice=tuple(state.dice_left),
+        tokens=tuple(state.tokens),
+        latrine=tuple(state.latrine),
+        temple=tuple(tuple(g) for g in state.temple),
+        senate=tuple(state.senate),
+        provinces=tuple(tuple(p) for p in state.provinces),
+        patricians=tuple(tuple(p) for p in state.patricians),
+        fortuna_kept=tuple(tuple(k) for k in state.fortuna_kept),
+        fortuna_drawn=tuple(len(d) for d in state.fortuna_drawn),
+        senate_count=tuple(len(c) for c in state.senate_cards),
+        castrum=tuple(
+            (owner, value, count)
+            for (owner, value), count in sorted(
+                state.castrum.items(), key=lambda item: (item[1], item[0][1]), reverse=True
+            )
+        ),
+        forum=tuple(state.forum),
+        forum_columns=n + 2,
+        revealed_provinces=tuple(state.revealed_provinces),
+        revealed_patricians=tuple(state.revealed_patricians),
+        removed_provinces=tuple(state.removed_provinces),
+        removed_patricians=tuple(state.removed_patricians),
+        deck_provinces=len(state.province_pool),
+        deck_patricians=len(state.patrician_pool),
+        deck_senate=len(state.senate_pool) + len(state.senate_bottom),
+        fortuna_stack=sum(state.fortuna_stack),
+        fortuna_discards=tuple(state.fortuna_discards[1:]),  # type: ignore[arg-type]
+        senate_hand_size=len(state.senate_hand),
+        senate_takers=tuple(state.senate_takers),
+        senate_turn=state.senate_turn,
+        castrum_queue=tuple(state.castrum_queue),
+        fortuna_drawn_values=tuple(
+            tuple(d) if s == seat else None for s, d in enumerate(state.fortuna_drawn)
+        ),
+        senate_cards=tuple(
+            tuple(c) if s == seat or over else None for s, c in enumerate(state.senate_cards)
+        ),
+        senate_hand=tuple(state.senate_hand) if seat in held else None,
+        senate_bottom=tuple(
+            card if placer == seat else None for card, placer in state.senate_bottom
+        ),
+    )
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_knowledge_is_what_the_rules_let_each_observer_see(players: int) -> None:
+    for state in every_node(players, 7 * players):
+        for observer in [None, *range(players)]:
+            assert knowledge(state, observer) == _spec(state, observer)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -139,6 +214,6 @@ def test_replay_view_is_refused_before_the_end_and_outside_the_game() -> None:
         live.apply(
             live.sample_chance(rng) if live.is_chance() else rng.choice(live.legal_actions())
         )
-    for step in (None, 0, 10):
+    for later in (0, 10, None):
         with pytest.raises(ValueError, match="not over"):
-            replay_view(live, step)
+            replay_view(live, later)

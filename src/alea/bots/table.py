@@ -15,7 +15,7 @@ as much again. ``tests/bots/test_table.py`` checks that all three agree.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from alea.iacta.cards import FORTUNA_COPIES, senate_deck
@@ -130,7 +130,7 @@ class Table:
         t.my_fortuna = k.fortuna_kept[seat]
         t.drawn = k.fortuna_drawn_values[seat] or ()
         t.drawn_counts = k.fortuna_drawn
-        t.senate_unseen = _without(senate_deck(k.players), k.senate_seen())
+        t.senate_unseen = _unseen(k.players, tuple(k.senate_seen()))
         t.fortuna_probs = _fortuna_probs(
             list(k.fortuna_discards),
             [v for kept in k.fortuna_kept for v in kept],
@@ -192,11 +192,11 @@ class Table:
             known = [card for cards in state.senate_cards for card in cards]
             if not public:
                 known.extend(card for card, placer in state.senate_bottom if placer == seat)
-            t.senate_unseen = _without(senate_deck(n), known)
+            t.senate_unseen = _unseen(n, tuple(known))
         elif public:
             t.my_senate = ()
             t.drawn = ()
-            t.senate_unseen = _full_deck(n)
+            t.senate_unseen = _unseen(n, ())
         else:
             t.my_senate = tuple(state.senate_cards[seat])
             t.drawn = tuple(state.fortuna_drawn[seat])
@@ -204,7 +204,7 @@ class Table:
             if sees_senate_hand(state, seat):
                 known.extend(state.senate_hand)
             known.extend(card for card, placer in state.senate_bottom if placer == seat)
-            t.senate_unseen = _without(senate_deck(n), known)
+            t.senate_unseen = _unseen(n, tuple(known))
         kept = [v for k in state.fortuna_kept for v in k]
         t.fortuna_probs = _fortuna_probs(
             state.fortuna_discards[1:], kept, list(t.drawn), sum(state.fortuna_stack)
@@ -212,14 +212,14 @@ class Table:
         return t
 
 
-@cache
-def _full_deck(players: int) -> tuple[str, ...]:
-    return tuple(sorted(senate_deck(players)))
+@lru_cache(maxsize=1 << 12)
+def _unseen(players: int, known: tuple[str, ...]) -> tuple[str, ...]:
+    """The Senate deck minus the multiset ``known``, sorted: the cards a seat cannot place.
 
-
-def _without(deck: list[str], known: list[str]) -> tuple[str, ...]:
-    """``deck`` minus the multiset ``known``, sorted (cards the seat cannot place)."""
-    rest = Counter(deck)
+    Cached: a seat's known cards change a few times a game, and a search asks
+    again for every simulated decision.
+    """
+    rest = Counter(senate_deck(players))
     rest.subtract(known)
     return tuple(sorted(card for card, k in rest.items() for _ in range(max(k, 0))))
 

@@ -156,66 +156,73 @@ def knowledge(state: State, seat: int | None) -> Knowledge:
     over = phase == GAME_OVER
     senate_cards = state.senate_cards
     drawn = state.fortuna_drawn
-    if over:
-        # Every kept Senate card is revealed at the end of the game (§6).
-        cards: tuple[tuple[str, ...] | None, ...] = tuple(map(tuple, senate_cards))
-    elif seat is None:
-        cards = (None,) * n
-    else:
-        cards = tuple(tuple(c) if s == seat else None for s, c in enumerate(senate_cards))
-    if seat is None:
-        drawn_values: tuple[tuple[int, ...] | None, ...] = (None,) * n
-    else:
-        drawn_values = tuple(tuple(d) if s == seat else None for s, d in enumerate(drawn))
+    # The secrets (§6): each is None unless this observer may see it.
+    # Every kept Senate card is revealed at the end of the game.
+    cards: list[tuple[str, ...] | None] = list(map(tuple, senate_cards)) if over else [None] * n
+    drawn_values: list[tuple[int, ...] | None] = [None] * n
+    hand = None
+    bottom: tuple[str | None, ...] = ()
+    if seat is not None:
+        cards[seat] = tuple(senate_cards[seat])
+        drawn_values[seat] = tuple(drawn[seat])
+        if state.senate_takers and sees_senate_hand(state, seat):
+            hand = tuple(state.senate_hand)
+    if state.senate_bottom:
+        bottom = tuple(card if placer == seat else None for card, placer in state.senate_bottom)
     stack = state.fortuna_stack
     discards = state.fortuna_discards
-    return Knowledge(
-        seat=seat,
-        players=n,
-        rounds=state.rounds,
-        round=min(state.round + 1, state.rounds),
-        start=state.start,
-        phase=phase,
-        to_move=state.current_player(),
-        turn_seat=None if over else state.player,
-        ending=state.ending,
-        roll=state.roll,
-        kept=state.kept_dice,
-        rerolling=state.reroll_count if phase == REROLL_DICE else 0,
-        fortuna_pending=state.fortuna_pending,
-        dice=tuple(state.dice_left),
-        tokens=tuple(state.tokens),
-        latrine=tuple(state.latrine),
-        temple=tuple(state.temple),
-        senate=tuple(state.senate),
-        provinces=tuple(map(tuple, state.provinces)),
-        patricians=tuple(map(tuple, state.patricians)),
-        fortuna_kept=tuple(map(tuple, state.fortuna_kept)),
-        fortuna_drawn=tuple(map(len, drawn)),
-        senate_count=tuple(map(len, senate_cards)),
-        castrum=tuple(ranking(state.castrum)),
-        forum=tuple(state.forum),
-        forum_columns=columns(n),
-        revealed_provinces=tuple(state.revealed_provinces),
-        revealed_patricians=tuple(state.revealed_patricians),
-        removed_provinces=tuple(state.removed_provinces),
-        removed_patricians=tuple(state.removed_patricians),
-        deck_provinces=len(state.province_pool),
-        deck_patricians=len(state.patrician_pool),
-        deck_senate=len(state.senate_pool) + len(state.senate_bottom),
-        fortuna_stack=stack[1] + stack[2] + stack[3],
-        fortuna_discards=(discards[1], discards[2], discards[3]),
-        senate_hand_size=len(state.senate_hand),
-        senate_takers=tuple(state.senate_takers),
-        senate_turn=state.senate_turn,
-        castrum_queue=tuple(state.castrum_queue),
-        fortuna_drawn_values=drawn_values,
-        senate_cards=cards,
-        senate_hand=tuple(state.senate_hand) if sees_senate_hand(state, seat) else None,
-        senate_bottom=tuple(
-            card if placer == seat else None for card, placer in state.senate_bottom
+    # Positional, in field order: this runs for every view and every bot decision.
+    return _new(
+        Knowledge,
+        (
+            seat,
+            n,
+            state.rounds,
+            min(state.round + 1, state.rounds),
+            state.start,
+            phase,
+            state.current_player(),
+            None if over else state.player,
+            state.ending,
+            state.roll,
+            state.kept_dice,
+            state.reroll_count if phase == REROLL_DICE else 0,
+            state.fortuna_pending,
+            tuple(state.dice_left),
+            tuple(state.tokens),
+            tuple(state.latrine),
+            tuple(state.temple),
+            tuple(state.senate),
+            tuple(map(tuple, state.provinces)),
+            tuple(map(tuple, state.patricians)),
+            tuple(map(tuple, state.fortuna_kept)),
+            tuple(map(len, drawn)),
+            tuple(map(len, senate_cards)),
+            tuple(ranking(state.castrum)) if state.castrum else (),
+            tuple(state.forum),
+            columns(n),
+            tuple(state.revealed_provinces),
+            tuple(state.revealed_patricians),
+            tuple(state.removed_provinces),
+            tuple(state.removed_patricians),
+            len(state.province_pool),
+            len(state.patrician_pool),
+            len(state.senate_pool) + len(state.senate_bottom),
+            stack[1] + stack[2] + stack[3],
+            (discards[1], discards[2], discards[3]),
+            len(state.senate_hand),
+            tuple(state.senate_takers),
+            state.senate_turn,
+            tuple(state.castrum_queue),
+            tuple(drawn_values),
+            tuple(cards),
+            hand,
+            bottom,
         ),
     )
+
+
+_new = tuple.__new__
 
 
 def reveal_all(state: State) -> Knowledge:

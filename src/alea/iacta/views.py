@@ -13,7 +13,7 @@ refuses a game that is still in play.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from alea.iacta.cards import PLAYER_COLOURS
 from alea.iacta.knowledge import Knowledge, knowledge, reveal_all
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["HIDDEN", "log", "parse_view", "redacted_kinds", "replay_view", "to_json", "view"]
 
 HIDDEN = "?"
+_T = TypeVar("_T")
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -67,24 +68,26 @@ def to_json(k: Knowledge, state: State | None = None) -> dict[str, Any]:
     the final result too once the game is over.
     """
     n = k.players
-    over = k.over
+    dice, tokens, provinces, patricians = k.dice, k.tokens, k.provinces, k.patricians
+    kept, drawn, drawn_values = k.fortuna_kept, k.fortuna_drawn, k.fortuna_drawn_values
+    counts, cards = k.senate_count, k.senate_cards
     players: list[dict[str, Any]] = []
     for s in range(n):
-        drawn = k.fortuna_drawn_values[s]
-        cards = k.senate_cards[s]
+        values = drawn_values[s]
+        own = cards[s]
         players.append(
             {
                 "seat": s,
                 "colour": PLAYER_COLOURS[s],
-                "dice": k.dice[s],
-                "tokens": k.tokens[s],
-                "provinces": list(k.provinces[s]),
-                "patricians": list(k.patricians[s]),
-                "fortuna": list(k.fortuna_kept[s]),
-                "fortuna_drawn": k.fortuna_drawn[s],
-                "fortuna_drawn_values": list(drawn) if drawn is not None else None,
-                "senate_count": k.senate_count[s],
-                "senate": list(cards) if cards is not None else None,
+                "dice": dice[s],
+                "tokens": tokens[s],
+                "provinces": list(provinces[s]),
+                "patricians": list(patricians[s]),
+                "fortuna": list(kept[s]),
+                "fortuna_drawn": drawn[s],
+                "fortuna_drawn_values": list(values) if values is not None else None,
+                "senate_count": counts[s],
+                "senate": list(own) if own is not None else None,
             }
         )
     buildings: dict[str, Any] = {
@@ -149,7 +152,7 @@ def to_json(k: Knowledge, state: State | None = None) -> dict[str, Any]:
         "players_info": players,
         "result": None,
     }
-    if over and state is not None:
+    if state is not None and k.over:
         arrangements = state.arrangements()
         result["result"] = {
             "scores": [a.score for a in arrangements],
@@ -174,7 +177,6 @@ def parse_view(view: dict[str, Any]) -> Knowledge:
     decks = view["decks"]
     to_move = view["to_move"]
     discards = decks["fortuna_discards"]
-    hand = view["senate_hand"]
     return Knowledge(
         seat=view["seat"],
         players=n,
@@ -189,18 +191,18 @@ def parse_view(view: dict[str, Any]) -> Knowledge:
         kept=tuple(turn["kept"]),
         rerolling=int(turn["rerolling"]),
         fortuna_pending=int(turn["fortuna_pending"]),
-        dice=tuple(int(p["dice"]) for p in info),
-        tokens=tuple(int(p["tokens"]) for p in info),
+        dice=tuple([int(p["dice"]) for p in info]),
+        tokens=tuple([int(p["tokens"]) for p in info]),
         latrine=tuple(b["latrine"]),
-        temple=tuple(tuple(g) for g in b["temple"]) if "temple" in b else ((),) * n,
-        senate=tuple((s[0], s[-1]) if s else None for s in b["senate"]),
-        provinces=tuple(tuple(p["provinces"]) for p in info),
-        patricians=tuple(tuple(p["patricians"]) for p in info),
-        fortuna_kept=tuple(tuple(p["fortuna"]) for p in info),
-        fortuna_drawn=tuple(int(p["fortuna_drawn"]) for p in info),
-        senate_count=tuple(int(p["senate_count"]) for p in info),
-        castrum=tuple((c["seat"], c["value"], c["count"]) for c in b["castrum"]),
-        forum=tuple((f["value"], f["seat"]) for f in b["forum"]),
+        temple=tuple([tuple(g) for g in b["temple"]]) if "temple" in b else ((),) * n,
+        senate=tuple([(s[0], s[-1]) if s else None for s in b["senate"]]),
+        provinces=tuple([tuple(p["provinces"]) for p in info]),
+        patricians=tuple([tuple(p["patricians"]) for p in info]),
+        fortuna_kept=tuple([tuple(p["fortuna"]) for p in info]),
+        fortuna_drawn=tuple([int(p["fortuna_drawn"]) for p in info]),
+        senate_count=tuple([int(p["senate_count"]) for p in info]),
+        castrum=tuple([(c["seat"], c["value"], c["count"]) for c in b["castrum"]]),
+        forum=tuple([(f["value"], f["seat"]) for f in b["forum"]]),
         forum_columns=int(b["forum_columns"]),
         revealed_provinces=tuple(view["revealed"]["provinces"]),
         revealed_patricians=tuple(view["revealed"]["patricians"]),
@@ -214,15 +216,17 @@ def parse_view(view: dict[str, Any]) -> Knowledge:
         senate_hand_size=int(view["senate_hand_size"]),
         senate_takers=tuple(view["senate_takers"]),
         senate_turn=int(view["senate_turn"]),
-        castrum_queue=tuple((c["seat"], c["value"], c["count"]) for c in view["castrum_queue"]),
-        fortuna_drawn_values=tuple(
-            tuple(p["fortuna_drawn_values"]) if p["fortuna_drawn_values"] is not None else None
-            for p in info
-        ),
-        senate_cards=tuple(tuple(p["senate"]) if p["senate"] is not None else None for p in info),
-        senate_hand=tuple(hand) if hand is not None else None,
+        castrum_queue=tuple([(c["seat"], c["value"], c["count"]) for c in view["castrum_queue"]]),
+        fortuna_drawn_values=tuple([_maybe(p["fortuna_drawn_values"]) for p in info]),
+        senate_cards=tuple([_maybe(p["senate"]) for p in info]),
+        senate_hand=_maybe(view["senate_hand"]),
         senate_bottom=tuple(view["senate_bottom"]),
     )
+
+
+def _maybe(values: list[_T] | None) -> tuple[_T, ...] | None:
+    """A shown list as a tuple; a hidden one (``None``) stays hidden."""
+    return None if values is None else tuple(values)
 
 
 def log(state: State, seat: int | None) -> list[str]:
