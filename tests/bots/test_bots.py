@@ -10,7 +10,6 @@ import pytest
 
 import alea.iacta as iacta
 from alea.bots import BOTS, LEVELS, Bot, ISMCTSBot, ask, make, parse_spec
-from alea.bots.table import Table
 from alea.iacta.determinize import determinize
 
 TINY = {
@@ -209,13 +208,3 @@ def test_ismcts_budget_and_reproducibility() -> None:
     timed = ISMCTSBot(iterations=None, seconds=0.05)
     assert timed.act(view, legal, random.Random(1)) in legal
     assert timed.last_iterations >= 1
-
-
-def test_table_from_state_matches_from_view() -> None:
-    for players in (2, 4, 5):
-        for state in _positions(players, 40 + players, every=4):
-            seat = state.current_player()
-            a = Table.from_view(state.view(seat))
-            b = Table.from_state(state, seat)
-            for field in Table.__slots__:
-                assert getattr(a, field) == getattr(b, field), field

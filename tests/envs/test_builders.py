@@ -2,9 +2,11 @@
 
 ``alea.envs`` builds observations and masks with a compiled extension when it
 is installed and in pure Python otherwise (``BUILDER``). Both are tuned for
-speed, so both are checked here against the slow reference of
-``tests/envs/reference.py``, which reads nothing but the engine's views, over
-every decision and chance node of random games of every player count.
+speed, reading the engine's state directly, so both are checked here against
+the slow reference of ``tests/envs/reference.py``, which reads nothing but the
+engine's knowledge of the observer (:mod:`alea.iacta.knowledge`, the one place
+that decides what a seat may see), over every decision and chance node of
+random games of every player count, and the final position.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
-"""Shared helpers for engine tests: drive a game with notation strings."""
+"""Shared helpers for engine tests: drive a game with notation strings, or walk a random one."""
 
 from __future__ import annotations
+
+import random
+from collections.abc import Iterator
 
 import alea.iacta as iacta
 from alea.iacta.cards import PATRICIANS, PROVINCES
@@ -30,3 +33,21 @@ def reveal(
 def started(players: int) -> iacta.State:
     """A new game with its first reveals done: the start player is about to roll."""
     return reveal(iacta.new_game(players))
+
+
+def every_node(players: int, seed: int) -> Iterator[iacta.State]:
+    """Every position of one seeded random game: decisions, chance events and the final one.
+
+    Yields the live state (use it before the next ``next``): the caller sees
+    each position once, in play order.
+    """
+    rng = random.Random(seed)
+    state = iacta.new_game(players)
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))

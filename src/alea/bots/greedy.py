@@ -57,6 +57,7 @@ from alea.iacta import castrum, forum, senate, temple
 from alea.iacta.dice import remove_dice
 from alea.iacta.notation import REROLL, Action, dice_action
 from alea.iacta.scoring import Holdings
+from alea.iacta.state import DICE_PER_PLAYER
 
 if TYPE_CHECKING:
     from alea.iacta.state import State
@@ -137,17 +138,17 @@ def _prizes(
     """
     prov = card_values(h, "P", provinces, rounds_after, rounds)
     pats = card_values(h, "N", patricians, rounds_after, rounds)
-    cols = players + 2
+    cols = forum.columns(players)
     pat_prize = sorted(pats.values(), reverse=True)
     pat_prize += [0.0] * (cols - len(pat_prize))
     values = card_values(h, "K", senate_unseen, rounds_after, rounds)
     pool = [values[c] for c in senate_unseen]
-    takers = 1 if players == 2 else 3 if players == 5 else 2
+    count = senate.takers(players)
     senate_prize = (expected_best(pool, 3), expected_best(pool, 2) * 0.95, expected_best(pool, 1))
     return (
         tuple(sorted(prov.values(), reverse=True)),
         tuple(pat_prize),
-        senate_prize[:takers],
+        senate_prize[:count],
     )
 
 
@@ -186,7 +187,8 @@ class Assessor:
         horizon = (min(others) + 1) if others and not t.ending else 0
         usable = DICE_PER_TURN * horizon
         self._keep = [
-            params.die_value * min(d, usable) + self.tau * max(d - usable, 0.0) for d in range(9)
+            params.die_value * min(d, usable) + self.tau * max(d - usable, 0.0)
+            for d in range(DICE_PER_PLAYER + 1)
         ]
         self._forum_rate = params.forum_rate * sum(self.turns[s] for s in self.others)
         self._threat_cache: dict[tuple[str, int, int], float] = {}

@@ -1,29 +1,32 @@
-"""What a bot knows about the game, read once from a view into plain fields.
+"""What a bot knows about the game at a decision, as plain fields.
 
 Bots decide from a seat's view (RULES.md §6), which is a JSON-ready dict made
-for interfaces, not for arithmetic. :class:`Table` turns it into tuples and
-ints once per decision so the heuristics do not dig through dicts in their
-inner loops. :meth:`Table.from_state` builds the same fields straight from a
-state *for one seat*, reading only what that seat's view shows; IS-MCTS uses
-it inside playouts on its own determinised states, where building a full view
-dict for every simulated decision would cost more than the decision itself.
-Both constructors must agree; ``tests/bots/test_table.py`` checks that.
+for interfaces, not for arithmetic. :class:`Table` holds the same knowledge as
+tuples and ints, read once per decision, so the heuristics do not dig through
+dicts in their inner loops. What a seat knows is decided by the engine
+(:mod:`alea.iacta.knowledge`), and :meth:`Table.from_knowledge` is the one
+reading of it; :meth:`Table.from_view` reads a view through the same
+structure. :meth:`Table.from_state` builds the same fields straight from a
+state for one seat: IS-MCTS uses it inside playouts on its own determinised
+states, where building the knowledge for every simulated decision would cost
+as much again. ``tests/bots/test_table.py`` checks that all three agree.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from alea.iacta.cards import FORTUNA_COPIES, senate_deck
 from alea.iacta.castrum import ranking
+from alea.iacta.forum import columns
+from alea.iacta.knowledge import Knowledge, sees_senate_hand
+from alea.iacta.state import GAME_OVER, PHASE_NAMES
+from alea.iacta.views import parse_view
 
 if TYPE_CHECKING:
     from alea.iacta.state import State
-
-#: Rounds by player count (RULES.md §2).
-ROUNDS: Final = {2: 6, 3: 6, 4: 5, 5: 5}
 
 
 class Table:
@@ -89,76 +92,85 @@ class Table:
         return self.rounds - self.round
 
     @classmethod
-    def from_view(cls, view: dict[str, Any]) -> Table:
-        """Read a seat's view (``state.view(seat)``)."""
-        t = cls.__new__(cls)
-        seat = view["seat"]
+    def from_knowledge(cls, k: Knowledge, seat: int | None = None) -> Table:
+        """Read one observer's knowledge (:func:`alea.iacta.knowledge.knowledge`).
+
+        This is the reference: every other constructor gives the same fields.
+        ``seat`` is the seat the bot plays: ``k.seat`` by default; with a
+        spectator's knowledge (``k.seat is None``) it must be given, and the
+        table then holds only what everyone knows about that seat.
+        """
         if seat is None:
-            raise ValueError("a bot plays a seat: give it that seat's view, not a spectator's")
-        info = view["players_info"]
-        turn = view["turn"]
-        b = view["buildings"]
-        n = int(view["players"])
+            seat = k.seat
+            if seat is None:
+                raise ValueError("a bot plays a seat: give it that seat's view, not a spectator's")
+        elif k.seat is not None and k.seat != seat:
+            raise ValueError(f"this is seat {k.seat}'s knowledge, not seat {seat}'s")
+        t = cls.__new__(cls)
         t.seat = seat
-        t.players = n
-        t.round = int(view["round"])
-        t.rounds = int(view["rounds"])
-        t.start = int(view["start_player"])
-        t.ending = bool(turn["ending"])
-        t.phase = view["phase"]
-        t.dice = tuple(int(p["dice"]) for p in info)
-        t.roll = tuple(turn["roll"])
-        t.tokens = tuple(int(p["tokens"]) for p in info)
-        t.temple = tuple(tuple(g) for g in b["temple"]) if "temple" in b else ((),) * n
-        t.senate = tuple((s[0], s[-1]) if s else None for s in b["senate"])
-        t.castrum = tuple((c["seat"], c["value"], c["count"]) for c in b["castrum"])
-        t.forum = tuple((f["value"], f["seat"]) for f in b["forum"])
-        t.cols = int(b["forum_columns"])
-        t.revealed_provinces = tuple(view["revealed"]["provinces"])
-        t.revealed_patricians = tuple(view["revealed"]["patricians"])
-        me = info[seat]
-        t.my_provinces = tuple(me["provinces"])
-        t.my_patricians = tuple(me["patricians"])
-        t.my_senate = tuple(me["senate"] or ())
-        t.my_fortuna = tuple(me["fortuna"])
-        t.drawn = tuple(me["fortuna_drawn_values"] or ())
-        t.drawn_counts = tuple(int(p["fortuna_drawn"]) for p in info)
-        known = list(t.my_senate)
-        known.extend(view["senate_hand"] or ())
-        known.extend(c for c in view["senate_bottom"] if c is not None)
-        t.senate_unseen = _without(senate_deck(n), known)
-        discards = view["decks"]["fortuna_discards"]
-        kept = [v for p in info for v in p["fortuna"]]
+        t.players = k.players
+        t.round = k.round
+        t.rounds = k.rounds
+        t.start = k.start
+        t.ending = k.ending
+        t.phase = PHASE_NAMES[k.phase]
+        t.dice = k.dice
+        t.roll = k.roll
+        t.tokens = k.tokens
+        t.temple = k.temple
+        t.senate = k.senate
+        t.castrum = k.castrum
+        t.forum = k.forum
+        t.cols = k.forum_columns
+        t.revealed_provinces = k.revealed_provinces
+        t.revealed_patricians = k.revealed_patricians
+        t.my_provinces = k.provinces[seat]
+        t.my_patricians = k.patricians[seat]
+        t.my_senate = k.senate_cards[seat] or ()
+        t.my_fortuna = k.fortuna_kept[seat]
+        t.drawn = k.fortuna_drawn_values[seat] or ()
+        t.drawn_counts = k.fortuna_drawn
+        t.senate_unseen = _unseen(k.players, tuple(k.senate_seen()))
         t.fortuna_probs = _fortuna_probs(
-            [int(discards[str(v)]) for v in (1, 2, 3)],
-            kept,
-            list(t.drawn),
-            int(view["decks"]["fortuna"]),
+            list(k.fortuna_discards),
+            [v for kept in k.fortuna_kept for v in kept],
+            [v for drawn in k.fortuna_drawn_values if drawn is not None for v in drawn],
+            k.fortuna_stack,
         )
         return t
 
     @classmethod
+    def from_view(cls, view: dict[str, Any]) -> Table:
+        """Read a seat's view (``state.view(seat)``)."""
+        return cls.from_knowledge(parse_view(view))
+
+    @classmethod
     def from_state(cls, state: State, seat: int, public: bool = False) -> Table:
-        """The same fields as :meth:`from_view` for ``seat``, read from ``state`` directly.
+        """:meth:`from_knowledge` of ``knowledge(state, seat)``, read from ``state`` directly.
 
-        Reads only what ``state.view(seat)`` shows: the public fields, and
-        ``seat``'s own Senate cards, hand and Fortuna draws. With ``public``
-        it reads only what *everyone* sees (the seat's Senate cards and draws
-        count as unknown): how a searching bot models a rival, whose hidden
-        cards it does not know. It is also much faster in search, because
-        valuations keyed on public holdings repeat across determinisations.
+        With ``public`` it is the knowledge of a spectator instead
+        (``knowledge(state, None)``): only what *everyone* sees of ``seat``
+        (its Senate cards and Fortuna draws count as unknown until the game is
+        over). That is how a searching bot models a rival, whose hidden cards
+        it does not know, and it is much faster in search, because valuations
+        keyed on public holdings repeat across determinisations.
+
+        A fast path for IS-MCTS playouts, where building the knowledge first
+        would double the cost; it repeats the few secrecy rules of
+        :mod:`alea.iacta.knowledge`, and ``tests/bots/test_table.py`` checks
+        that it agrees with :meth:`from_knowledge` at every node of random
+        games, for every seat, public or not.
         """
-        from alea.iacta.views import sees_senate_hand
-
         t = cls.__new__(cls)
         n = state.players
+        over = state.phase == GAME_OVER
         t.seat = seat
         t.players = n
         t.round = min(state.round + 1, state.rounds)
         t.rounds = state.rounds
         t.start = state.start
         t.ending = state.ending
-        t.phase = state.phase_name
+        t.phase = PHASE_NAMES[state.phase]
         t.dice = tuple(state.dice_left)
         t.roll = state.roll
         t.tokens = tuple(state.tokens)
@@ -166,17 +178,25 @@ class Table:
         t.senate = tuple(state.senate)
         t.castrum = tuple(ranking(state.castrum))
         t.forum = tuple(state.forum)
-        t.cols = n + 2
+        t.cols = columns(n)
         t.revealed_provinces = tuple(state.revealed_provinces)
         t.revealed_patricians = tuple(state.revealed_patricians)
         t.my_provinces = tuple(state.provinces[seat])
         t.my_patricians = tuple(state.patricians[seat])
         t.my_fortuna = tuple(state.fortuna_kept[seat])
         t.drawn_counts = tuple(len(d) for d in state.fortuna_drawn)
-        if public:
+        if over:
+            # Every Senate card is shown once the game is over (no draws are left).
+            t.my_senate = tuple(state.senate_cards[seat])
+            t.drawn = ()
+            known = [card for cards in state.senate_cards for card in cards]
+            if not public:
+                known.extend(card for card, placer in state.senate_bottom if placer == seat)
+            t.senate_unseen = _unseen(n, tuple(known))
+        elif public:
             t.my_senate = ()
             t.drawn = ()
-            t.senate_unseen = _full_deck(n)
+            t.senate_unseen = _unseen(n, ())
         else:
             t.my_senate = tuple(state.senate_cards[seat])
             t.drawn = tuple(state.fortuna_drawn[seat])
@@ -184,7 +204,7 @@ class Table:
             if sees_senate_hand(state, seat):
                 known.extend(state.senate_hand)
             known.extend(card for card, placer in state.senate_bottom if placer == seat)
-            t.senate_unseen = _without(senate_deck(n), known)
+            t.senate_unseen = _unseen(n, tuple(known))
         kept = [v for k in state.fortuna_kept for v in k]
         t.fortuna_probs = _fortuna_probs(
             state.fortuna_discards[1:], kept, list(t.drawn), sum(state.fortuna_stack)
@@ -192,14 +212,14 @@ class Table:
         return t
 
 
-@cache
-def _full_deck(players: int) -> tuple[str, ...]:
-    return tuple(sorted(senate_deck(players)))
+@lru_cache(maxsize=1 << 12)
+def _unseen(players: int, known: tuple[str, ...]) -> tuple[str, ...]:
+    """The Senate deck minus the multiset ``known``, sorted: the cards a seat cannot place.
 
-
-def _without(deck: list[str], known: list[str]) -> tuple[str, ...]:
-    """``deck`` minus the multiset ``known``, sorted (cards the seat cannot place)."""
-    rest = Counter(deck)
+    Cached: a seat's known cards change a few times a game, and a search asks
+    again for every simulated decision.
+    """
+    rest = Counter(senate_deck(players))
     rest.subtract(known)
     return tuple(sorted(card for card, k in rest.items() for _ in range(max(k, 0))))
 
@@ -222,5 +242,6 @@ def _fortuna_probs(
         left[v] -= 1
     total = sum(max(k, 0) for k in left.values())
     if total <= 0:
-        return (8 / 30, 14 / 30, 8 / 30)
+        left = FORTUNA_COPIES  # no consistent count: the box's own mix
+        total = sum(left.values())
     return (max(left[1], 0) / total, max(left[2], 0) / total, max(left[3], 0) / total)

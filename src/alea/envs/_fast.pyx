@@ -7,13 +7,16 @@ in pure Python these two builders cost more than the engine itself (issue 7:
 the PettingZoo wrapper must keep at least half of the engine's speed). This
 module does exactly what :func:`alea.envs.observation.observation_tensor` and
 :func:`alea.envs.encoding.legal_mask` do in Python, field by field, reading the
-same engine state; ``tests/envs/test_fast.py`` checks that both give identical
-bytes over random games of every player count. When the extension cannot be
-built (no C compiler), the pure-Python builders are used instead.
+same engine state. What a seat may see is decided by the engine
+(:func:`alea.iacta.knowledge.knowledge`); reading the state directly is only a
+shortcut, so ``tests/envs/test_builders.py`` checks the tensor, byte for byte,
+against a plain reference built from that knowledge at every node of random
+games of every player count. When the extension cannot be built (no C
+compiler), the pure-Python builders are used instead.
 
 It imports nothing from the project: :func:`configure` hands it the layout
-(offsets, card indices) once, so the layout has one source of truth, in
-:mod:`alea.envs.observation`.
+(offsets, card indices, engine phases) and the engine's own rule for who has
+seen the Senate hand once, so each has one source of truth.
 """
 
 cimport numpy as cnp
@@ -30,7 +33,7 @@ cdef Py_ssize_t SC_START, SC_SIZE, SC_PRESENT, SC_PROVINCES, SC_PATRICIANS, SC_K
 cdef Py_ssize_t SC_COUNT, SC_SENATE
 cdef Py_ssize_t S_START_AT, S_SIZE, S_START, S_MOVE, S_DICE, S_TOKENS, S_LATRINE
 cdef Py_ssize_t S_TEMPLE, S_SENATE, S_CASTRUM, S_DRAWN, S_RANK
-cdef Py_ssize_t PHASE_REROLL, PHASE_DECIDE, PHASE_OVER
+cdef Py_ssize_t PHASE_REROLL, PHASE_DECIDE, PHASE_OVER, MIN_PLAYERS
 cdef dict PROVINCE_INDEX, PATRICIAN_INDEX, SENATE_INDEX
 cdef object SEES_SENATE_HAND
 
@@ -48,7 +51,7 @@ def configure(dict layout, dict provinces, dict patricians, dict senate, object 
     global SC_START, SC_SIZE, SC_PRESENT, SC_PROVINCES, SC_PATRICIANS, SC_KEPT, SC_COUNT
     global SC_SENATE, S_START_AT, S_SIZE, S_START, S_MOVE, S_DICE, S_TOKENS, S_LATRINE
     global S_TEMPLE, S_SENATE, S_CASTRUM, S_DRAWN, S_RANK, PHASE_REROLL, PHASE_DECIDE
-    global PHASE_OVER, PROVINCE_INDEX, PATRICIAN_INDEX, SENATE_INDEX, SEES_SENATE_HAND
+    global PHASE_OVER, MIN_PLAYERS, PROVINCE_INDEX, PATRICIAN_INDEX, SENATE_INDEX, SEES_SENATE_HAND
     SIZE = layout["size"]
     MAX_SEATS = layout["max_seats"]
     G_PLAYERS = layout["players"]
@@ -97,6 +100,7 @@ def configure(dict layout, dict provinces, dict patricians, dict senate, object 
     PHASE_REROLL = layout["phase_reroll"]
     PHASE_DECIDE = layout["phase_decide"]
     PHASE_OVER = layout["phase_over"]
+    MIN_PLAYERS = layout["min_players"]
     PROVINCE_INDEX = provinces
     PATRICIAN_INDEX = patricians
     SENATE_INDEX = senate
@@ -175,7 +179,7 @@ cdef int _fill_observation(float* o, object state, Py_ssize_t seat, bint private
     cdef list row
 
     # --- global -----------------------------------------------------------
-    o[G_PLAYERS + n - 2] = 1.0
+    o[G_PLAYERS + n - MIN_PLAYERS] = 1.0
     o[G_ROUND + (rnd if rnd < rounds - 1 else rounds - 1)] = 1.0
     o[G_PHASE + phase] = 1.0
     if over:

@@ -53,6 +53,7 @@ from alea.envs.observation import (
     observation_tensor,
 )
 from alea.envs.pettingzoo import REWARDS, final_rewards
+from alea.iacta.state import ROUNDS
 
 __all__ = ["ENV_ID", "AleaIactaEstEnv"]
 
@@ -77,7 +78,7 @@ class AleaIactaEstEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if players not in (2, 3, 4, 5):
+        if players not in ROUNDS:
             raise ValueError(f"Alea Iacta Est is played by 2 to 5 players, not {players}")
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < players):
             raise ValueError(f"seat must be 0..{players - 1} or 'random', not {seat!r}")

@@ -9,13 +9,17 @@ the observer, slot 1 the next seat clockwise, and so on; slots beyond the
 player count are zero, their ``present`` flag included. Every Forum owner and
 every other seat reference is written as a slot, never as an absolute seat.
 
-Only what RULES.md §6 lets the observer see goes in: public facts for every
-seat, and the observer's own secrets (its Fortuna draws of this round, its
-Senate cards, a Senate hand it is holding, the cards it put under the Senate
-deck). Others' secrets appear only as the public counts. At the end of the
-game every Senate card is revealed, so every slot's cards are filled in.
-``tests/envs/test_observation.py`` checks this by changing another seat's
-hidden cards and comparing tensors.
+Only what RULES.md §6 lets the observer see goes in, as the engine decides it
+(:func:`alea.iacta.knowledge.knowledge`): public facts for every seat, and
+the observer's own secrets (its Fortuna draws of this round, its Senate
+cards, a Senate hand it is holding, the cards it put under the Senate deck).
+Others' secrets appear only as the public counts. At the end of the game
+every Senate card is revealed, so every slot's cards are filled in. A public
+observation (``private=False``) is a spectator's knowledge seen from a seat.
+``tests/envs/test_builders.py`` checks every builder against a plain
+reference built from that knowledge alone, and
+``tests/envs/test_observation.py`` changes another seat's hidden cards and
+compares tensors.
 
 Counts are raw integers (not normalised) so the values read like the rules;
 every entry has a proven upper bound in :data:`HIGH` (the lower bound is 0),
@@ -27,7 +31,9 @@ Why it is built the way it is
 It is built at every step of every environment, and the engine it wraps
 takes only a few tens of µs per decision, so it is built for speed (see
 ``bench/envs.py``). It is read straight from the engine's state (not from the
-JSON view, which costs more than the engine's own step), written into an
+knowledge or the JSON view, which cost about as much as the whole tensor or
+more), repeating the few secrecy rules of :mod:`alea.iacta.knowledge` under
+the reference test's watch, and written into an
 ``array.array`` (single-item stores there are far cheaper than numpy's) and
 handed to numpy once, without a copy. The card holdings, which change a few
 times a round but are most of the entries, are laid out contiguously (the
@@ -49,10 +55,27 @@ import numpy as np
 import numpy.typing as npt
 
 from alea.envs.encoding import COMPILED
-from alea.iacta.cards import PATRICIANS, PLAYER_COLOURS, PROVINCES, SENATE_CARDS
+from alea.iacta.cards import (
+    FORTUNA_COPIES,
+    PATRICIANS,
+    PLAYER_COLOURS,
+    PROVINCES,
+    SENATE_CARDS,
+    SENATE_COPIES,
+    senate_deck,
+)
 from alea.iacta.forum import columns
-from alea.iacta.senate import describe
-from alea.iacta.views import sees_senate_hand
+from alea.iacta.knowledge import sees_senate_hand
+from alea.iacta.senate import describe, takers
+from alea.iacta.state import (
+    DECIDE,
+    DICE_PER_PLAYER,
+    GAME_OVER,
+    PHASE_NAMES,
+    REROLL_DICE,
+    ROUNDS,
+    SENATE_HAND,
+)
 
 if TYPE_CHECKING:
     from alea.iacta.state import State
@@ -75,12 +98,16 @@ __all__ = [
     "python_observation_tensor",
 ]
 
-#: Seat slots in every tensor (the most players a game can have).
-MAX_SEATS: Final = 5
-#: Forum columns in the tensor (players + 2 for 5 players).
-MAX_FORUM: Final = 7
-_PHASES: Final = 12
-_ROUNDS: Final = 6
+# Sizes and bounds read from the engine's own tables, so the tensor follows the rules.
+_MIN_PLAYERS: Final = min(ROUNDS)
+#: Seat slots in every tensor (the most players a game can have: 5).
+MAX_SEATS: Final = max(ROUNDS)
+#: Forum columns in the tensor (players + 2 for 5 players: 7).
+MAX_FORUM: Final = columns(MAX_SEATS)
+_PHASES: Final = len(PHASE_NAMES)
+_ROUNDS: Final = max(ROUNDS.values())
+_DICE: Final = DICE_PER_PLAYER
+_COPIES: Final = max(SENATE_COPIES.values())  # XIII is in the box twice
 
 _PROVINCE_INDEX: Final = {card: i for i, card in enumerate(PROVINCES)}
 _PATRICIAN_INDEX: Final = {card: i for i, card in enumerate(PATRICIANS)}
@@ -88,7 +115,7 @@ _SENATE_INDEX: Final = {card: i for i, card in enumerate(SENATE_CARDS)}
 _NP: Final = len(_PROVINCE_INDEX)  # 25
 _NN: Final = len(_PATRICIAN_INDEX)  # 36
 _NK: Final = len(_SENATE_INDEX)  # 18
-_FORTUNA_HIGH: Final = (8.0, 14.0, 8.0)  # tiles of value 1, 2, 3 in the box
+_FORTUNA_HIGH: Final = tuple(float(FORTUNA_COPIES[v]) for v in (1, 2, 3))  # tiles in the box
 
 
 class Field(NamedTuple):
@@ -108,31 +135,43 @@ def _f(block: str, name: str, size: int, high: float | tuple[float, ...], meanin
 
 #: The blocks of the tensor, in order, and how many times each repeats.
 #: ``slot_cards`` and ``slot`` repeat once per seat slot (slot 0 = the observer).
-BLOCKS: Final = (("global", 1), ("private", 1), ("cards", 1), ("slot_cards", 5), ("slot", 5))
+BLOCKS: Final = (
+    ("global", 1),
+    ("private", 1),
+    ("cards", 1),
+    ("slot_cards", MAX_SEATS),
+    ("slot", MAX_SEATS),
+)
 
 #: The fields of each block, in order (a ``slot_cards`` or ``slot`` field is
 #: repeated in each of the :data:`MAX_SEATS` copies of its block).
 FIELDS: Final[tuple[Field, ...]] = (
-    _f("global", "players", 4, 1, "one-hot player count: 2, 3, 4, 5"),
+    _f("global", "players", len(ROUNDS), 1, "one-hot player count: 2, 3, 4, 5"),
     _f("global", "round", _ROUNDS, 1, "one-hot current round 1–6 (the last one once over)"),
     _f("global", "game_over", 1, 1, "1 once the game has ended"),
     _f("global", "phase", _PHASES, 1, "one-hot engine phase (docs/envs.md lists them)"),
-    _f("global", "roll", 6, 8, "the dice just rolled (public), as counts of 1–6"),
-    _f("global", "kept", 6, 8, "dice set aside during a re-roll, counts of 1–6"),
-    _f("global", "rerolling", 1, 8, "number of dice being re-rolled"),
-    _f("global", "fortuna_pending", 1, 8, "Fortuna draws still due for a Temple placement"),
+    _f("global", "roll", 6, _DICE, "the dice just rolled (public), as counts of 1–6"),
+    _f("global", "kept", 6, _DICE, "dice set aside during a re-roll, counts of 1–6"),
+    _f("global", "rerolling", 1, _DICE, "number of dice being re-rolled"),
+    _f("global", "fortuna_pending", 1, _DICE, "Fortuna draws still due for a Temple placement"),
     _f("global", "ending", 1, 1, "1 once a player has placed their last die this round"),
     _f("global", "forum_value", MAX_FORUM * 6, 1, "per Forum column 1–7: one-hot die value"),
     _f("global", "forum_owner", MAX_FORUM * MAX_SEATS, 1, "per Forum column: one-hot owner slot"),
     _f("global", "deck_provinces", 1, _NP, "province cards left in the deck"),
     _f("global", "deck_patricians", 1, _NN, "patrician tiles left in the deck"),
-    _f("global", "deck_senate", 1, 19, "Senate cards in the deck, its bottom included"),
-    _f("global", "fortuna_stack", 1, 30, "Fortuna tiles in the stack"),
+    _f(
+        "global",
+        "deck_senate",
+        1,
+        len(senate_deck(MAX_SEATS)),
+        "Senate cards in the deck, its bottom included",
+    ),
+    _f("global", "fortuna_stack", 1, sum(FORTUNA_COPIES.values()), "Fortuna tiles in the stack"),
     _f("global", "fortuna_discards", 3, _FORTUNA_HIGH, "face-up discards of value 1, 2, 3"),
-    _f("global", "senate_hand_size", 1, 3, "Senate cards being handed out now"),
-    _f("private", "own_fortuna_drawn", 3, 8, "own Fortuna draws this round, counts of 1, 2, 3"),
-    _f("private", "senate_hand", _NK, 2, "the Senate hand, if this seat has held it"),
-    _f("private", "senate_bottom", _NK, 2, "Senate cards this seat put under the deck"),
+    _f("global", "senate_hand_size", 1, SENATE_HAND, "Senate cards being handed out now"),
+    _f("private", "own_fortuna_drawn", 3, _DICE, "own Fortuna draws this round, counts of 1, 2, 3"),
+    _f("private", "senate_hand", _NK, _COPIES, "the Senate hand, if this seat has held it"),
+    _f("private", "senate_bottom", _NK, _COPIES, "Senate cards this seat put under the deck"),
     _f("cards", "revealed_provinces", _NP, 1, "provinces on offer at the Castrum"),
     _f("cards", "revealed_patricians", _NN, 1, "patricians on offer at the Forum"),
     _f("cards", "removed_provinces", _NP, 1, "provinces removed from the game"),
@@ -141,18 +180,30 @@ FIELDS: Final[tuple[Field, ...]] = (
     _f("slot_cards", "provinces", _NP, 1, "provinces owned"),
     _f("slot_cards", "patricians", _NN, 1, "patricians owned"),
     _f("slot_cards", "fortuna_kept", 3, _FORTUNA_HIGH, "kept (face-up) Fortuna tiles of 1, 2, 3"),
-    _f("slot_cards", "senate_count", 1, 6, "Senate cards owned (a count: public)"),
-    _f("slot_cards", "senate_cards", _NK, 2, "Senate cards owned: own slot only, all once over"),
+    _f("slot_cards", "senate_count", 1, _ROUNDS, "Senate cards owned (a count: public)"),
+    _f(
+        "slot_cards",
+        "senate_cards",
+        _NK,
+        _COPIES,
+        "Senate cards owned: own slot only, all once over",
+    ),
     _f("slot", "start_player", 1, 1, "1 for this round's start player"),
     _f("slot", "to_move", 1, 1, "1 for the seat that decides next"),
-    _f("slot", "dice", 1, 8, "unplaced dice"),
-    _f("slot", "tokens", 1, 48, "re-roll tokens"),
-    _f("slot", "latrine", 1, 8, "dice in the Latrine"),
-    _f("slot", "temple", 6, 8, "the Temple group, counts of 1–6 (4–5 players)"),
+    _f("slot", "dice", 1, _DICE, "unplaced dice"),
+    _f("slot", "tokens", 1, _DICE * _ROUNDS, "re-roll tokens"),
+    _f("slot", "latrine", 1, _DICE, "dice in the Latrine"),
+    _f("slot", "temple", 6, _DICE, "the Temple group, counts of 1–6 (4–5 players)"),
     _f("slot", "senate_straight", 6, 1, "the values of the Senate straight"),
-    _f("slot", "castrum", 6, 8, "Castrum set size for each value 1–6"),
-    _f("slot", "fortuna_drawn", 1, 8, "Fortuna tiles drawn this round (a count: public)"),
-    _f("slot", "senate_rank", 3, 1, "one-hot rank among this evaluation's Senate card takers"),
+    _f("slot", "castrum", 6, _DICE, "Castrum set size for each value 1–6"),
+    _f("slot", "fortuna_drawn", 1, _DICE, "Fortuna tiles drawn this round (a count: public)"),
+    _f(
+        "slot",
+        "senate_rank",
+        max(map(takers, ROUNDS)),
+        1,
+        "one-hot rank among this evaluation's Senate card takers",
+    ),
 )
 
 
@@ -247,9 +298,9 @@ _S_RANK = _OFF["senate_rank"]
 assert _SC_START == _CARDS_START + _CARDS_SIZE
 assert _OFF["removed_provinces"] == _NP + _NN and _CARDS_SIZE == 2 * (_NP + _NN)
 
-_REROLL_PHASE: Final = 3  # alea.iacta.state.REROLL_DICE
-_DECIDE: Final = 7  # alea.iacta.state.DECIDE: phases below it are chance events
-_GAME_OVER: Final = 11  # alea.iacta.state.GAME_OVER
+_REROLL_PHASE: Final = REROLL_DICE
+_DECIDE: Final = DECIDE  # phases below it are chance events
+_GAME_OVER: Final = GAME_OVER
 
 _ZERO: Final = array("f", bytes(4 * OBSERVATION_SIZE))
 _FLOAT32: Final = np.dtype(np.float32)
@@ -517,7 +568,7 @@ def python_observation_tensor(
         _write_cards(obs, state, seat, private, over, memo)
 
     # --- global -----------------------------------------------------------
-    obs[_G_PLAYERS + n - 2] = 1.0
+    obs[_G_PLAYERS + n - _MIN_PLAYERS] = 1.0
     obs[_G_ROUND + min(state.round, state.rounds - 1)] = 1.0
     obs[_G_PHASE + phase] = 1.0
     if over:
@@ -640,6 +691,7 @@ def _load_compiled() -> ModuleType | None:
         phase_reroll=_REROLL_PHASE,
         phase_decide=_DECIDE,
         phase_over=_GAME_OVER,
+        min_players=_MIN_PLAYERS,
     )
     _fast.configure(
         layout, dict(_PROVINCE_INDEX), dict(_PATRICIAN_INDEX), dict(_SENATE_INDEX), sees_senate_hand

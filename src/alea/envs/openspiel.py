@@ -53,7 +53,9 @@ from alea.envs.encoding import (
 from alea.envs.observation import OBSERVATION_SIZE, observation_string, observation_tensor
 from alea.envs.pettingzoo import REWARDS, final_rewards
 from alea.iacta.determinize import determinize
-from alea.iacta.state import ROUNDS
+from alea.iacta.forum import columns
+from alea.iacta.state import DICE_PER_PLAYER, ROUNDS, SENATE_HAND
+from alea.iacta.views import HIDDEN, redacted_kinds
 
 __all__ = [
     "GAME_NAME",
@@ -78,7 +80,7 @@ MAX_SCORE: Final = 400.0
 MIN_SCORE: Final = -1.0
 
 # Information-state event codes: 0 pads, then actions, outcomes, hidden events.
-_HIDDEN_CODES: Final = {"fortuna:?": 0, "senate:?": 1, "K:?": 2}
+_HIDDEN_CODES: Final = {f"{kind}:{HIDDEN}": i for i, kind in enumerate(redacted_kinds())}
 _OUTCOME_CODE0: Final = 1 + NUM_DISTINCT_ACTIONS
 _HIDDEN_CODE0: Final = _OUTCOME_CODE0 + NUM_CHANCE_OUTCOMES
 
@@ -92,8 +94,9 @@ def max_game_length(players: int) -> int:
     most 8 a round (one per die in the Latrine), usable from the next round.
     """
     rounds = ROUNDS[players]
-    per_round = 8 * players + 3 + players + players + 2
-    return rounds * per_round + 8 * players * (rounds - 1)
+    dice = DICE_PER_PLAYER * players
+    per_round = dice + SENATE_HAND + players + columns(players)
+    return rounds * per_round + dice * (rounds - 1)
 
 
 def max_events(players: int) -> int:
@@ -105,8 +108,10 @@ def max_events(players: int) -> int:
     Forum choices; every re-roll adds a choice and a roll.
     """
     rounds = ROUNDS[players]
-    per_round = (2 * players + 2) + 24 * players + 1 + 6 + players + (players + 2)
-    return rounds * per_round + 2 * 8 * players * (rounds - 1)
+    dice = DICE_PER_PLAYER * players
+    reveals = players + columns(players)
+    per_round = reveals + 3 * dice + 1 + 2 * SENATE_HAND + players + columns(players)
+    return rounds * per_round + 2 * dice * (rounds - 1)
 
 
 def _game_type() -> Any:
@@ -118,8 +123,8 @@ def _game_type() -> Any:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=5,
-        min_num_players=2,
+        max_num_players=max(ROUNDS),
+        min_num_players=min(ROUNDS),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,

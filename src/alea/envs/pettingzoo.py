@@ -50,6 +50,7 @@ from alea.envs.observation import (
     observation_string,
     observation_tensor,
 )
+from alea.iacta.state import ROUNDS
 
 __all__ = ["REWARDS", "AleaIactaEstAEC", "env", "raw_env"]
 
@@ -80,7 +81,7 @@ class AleaIactaEstAEC(AECEnv):  # type: ignore[misc]
         self, players: int = 4, reward: str = "score", render_mode: str | None = None
     ) -> None:
         super().__init__()
-        if players not in (2, 3, 4, 5):
+        if players not in ROUNDS:
             raise ValueError(f"Alea Iacta Est is played by 2 to 5 players, not {players}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")

@@ -61,6 +61,8 @@ from alea.iacta.notation import (
 )
 
 DICE_PER_PLAYER: Final = 8
+#: Senate cards the first-ranked player draws at an evaluation (RULES.md §4.2).
+SENATE_HAND: Final = 3
 
 # Phases. Chance phases are below DECIDE's neighbours; see CHANCE_PHASES.
 REVEAL_PROVINCE: Final = 0
@@ -621,7 +623,7 @@ class State:
             else:
                 self.senate_bottom.pop(0)
             self.senate_hand.append(card)
-            if len(self.senate_hand) == 3 or not (self.senate_pool or self.senate_bottom):
+            if len(self.senate_hand) == SENATE_HAND or not (self.senate_pool or self.senate_bottom):
                 self.senate_turn = 0
                 self.player = self.senate_takers[0]
                 self.phase = CHOOSE_SENATE_CARD

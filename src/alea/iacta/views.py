@@ -1,134 +1,158 @@
-"""What each seat may see (RULES.md §6), and the history redacted for a seat.
+"""The JSON view of what a seat may see (RULES.md §6), the redacted history, and replays.
 
 This is the only door through which state leaves the engine for a player, a
-bot, a spectator or a browser: anything not listed as public in §6 is shown
-only to the seat that may know it. Deck *orders* do not exist in the state
-(see :mod:`alea.iacta.state`), so there is nothing to leak there; deck sizes
-are public.
+bot, a spectator or a browser. What it shows is decided in one place,
+:func:`alea.iacta.knowledge.knowledge`; :func:`view` only writes that
+:class:`~alea.iacta.knowledge.Knowledge` as JSON-ready data, and
+:func:`parse_view` reads it back, so the two forms say the same thing.
+
+The replay of a finished game shows every hidden part, at any step of it:
+:func:`replay_view` builds that open table from the seats' own knowledge, and
+refuses a game that is still in play.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from alea.iacta.cards import PLAYER_COLOURS
-from alea.iacta.castrum import ranking
-from alea.iacta.forum import columns
+from alea.iacta.knowledge import Knowledge, knowledge, reveal_all
 from alea.iacta.notation import FORTUNA, SENATE_DRAW
+from alea.iacta.state import CHANCE, PHASE_NAMES, TERMINAL, new_game
 
 if TYPE_CHECKING:
     from alea.iacta.state import State
 
+__all__ = ["HIDDEN", "log", "parse_view", "redacted_kinds", "replay_view", "to_json", "view"]
+
 HIDDEN = "?"
-
-
-def _to_move(state: State) -> int | str:
-    from alea.iacta.state import CHANCE, TERMINAL
-
-    player = state.current_player()
-    if player == CHANCE:
-        return "chance"
-    if player == TERMINAL:
-        return "terminal"
-    return player
-
-
-def sees_senate_hand(state: State, seat: int | None) -> bool:
-    """Whether ``seat`` has held the Senate cards currently being passed."""
-    from alea.iacta.state import CHOOSE_SENATE_CARD, DRAW_SENATE
-
-    if seat is None or not state.senate_takers:
-        return False
-    if state.phase == DRAW_SENATE:
-        return seat == state.senate_takers[0]
-    if state.phase == CHOOSE_SENATE_CARD:
-        return seat in state.senate_takers[: state.senate_turn + 1]
-    return False
+_T = TypeVar("_T")
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
-    if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"seat {seat} does not exist in a {state.players}-player game")
-    over = state.is_terminal()
-    n = state.players
+    return to_json(knowledge(state, seat), state)
+
+
+def replay_view(game: State, step: int | None = None) -> dict[str, Any]:
+    """The table after the first ``step`` events of the finished ``game``, every secret shown.
+
+    ``game`` is the game's final state (or any state reached by replaying its
+    record: the history must be complete); ``step`` runs from 0 (the set-up)
+    to ``len(game.history)``, the final position, which is also the default.
+    The result has the keys of a spectator's :func:`view` (``seat`` is
+    ``None``), with each seat's Senate cards and Fortuna draws, the Senate
+    hand being passed and the cards under the Senate deck filled in, as the
+    seats that know them see them.
+
+    Raises ``ValueError`` if ``game`` is not over: hidden cards are shown
+    only once nobody can use them any more.
+    """
+    if not game.is_terminal():
+        raise ValueError("the game is not over: its hidden cards are not shown yet")
+    events = len(game.history)
+    if step is None:
+        step = events
+    if not 0 <= step <= events:
+        raise ValueError(f"step {step} is not in this game: it has steps 0 to {events}")
+    position = game
+    if step < events:
+        position = new_game(game.players)
+        for event in game.history[:step]:
+            position.apply(event)
+    return to_json(reveal_all(position), position)
+
+
+def to_json(k: Knowledge, state: State | None = None) -> dict[str, Any]:
+    """``k`` as the JSON-ready view; with ``state`` (the position ``k`` was read from),
+    the final result too once the game is over.
+    """
+    n = k.players
+    dice, tokens, provinces, patricians = k.dice, k.tokens, k.provinces, k.patricians
+    kept, drawn, drawn_values = k.fortuna_kept, k.fortuna_drawn, k.fortuna_drawn_values
+    counts, cards = k.senate_count, k.senate_cards
     players: list[dict[str, Any]] = []
     for s in range(n):
-        own = seat == s
+        values = drawn_values[s]
+        own = cards[s]
         players.append(
             {
                 "seat": s,
                 "colour": PLAYER_COLOURS[s],
-                "dice": state.dice_left[s],
-                "tokens": state.tokens[s],
-                "provinces": list(state.provinces[s]),
-                "patricians": list(state.patricians[s]),
-                "fortuna": list(state.fortuna_kept[s]),
-                "fortuna_drawn": len(state.fortuna_drawn[s]),
-                "fortuna_drawn_values": list(state.fortuna_drawn[s]) if own else None,
-                "senate_count": len(state.senate_cards[s]),
-                "senate": list(state.senate_cards[s]) if own or over else None,
+                "dice": dice[s],
+                "tokens": tokens[s],
+                "provinces": list(provinces[s]),
+                "patricians": list(patricians[s]),
+                "fortuna": list(kept[s]),
+                "fortuna_drawn": drawn[s],
+                "fortuna_drawn_values": list(values) if values is not None else None,
+                "senate_count": counts[s],
+                "senate": list(own) if own is not None else None,
             }
         )
     buildings: dict[str, Any] = {
-        "senate": [list(range(st[0], st[1] + 1)) if st is not None else [] for st in state.senate],
+        "senate": [list(range(st[0], st[1] + 1)) if st is not None else [] for st in k.senate],
         "castrum": [
-            {"seat": owner, "value": value, "count": count}
-            for owner, value, count in ranking(state.castrum)
+            {"seat": owner, "value": value, "count": count} for owner, value, count in k.castrum
         ],
-        "forum": [{"value": value, "seat": owner} for value, owner in state.forum],
-        "forum_columns": columns(n),
-        "latrine": list(state.latrine),
+        "forum": [{"value": value, "seat": owner} for value, owner in k.forum],
+        "forum_columns": k.forum_columns,
+        "latrine": list(k.latrine),
     }
     if n >= 4:
-        buildings["temple"] = [list(group) for group in state.temple]
-    hand_visible = sees_senate_hand(state, seat)
+        buildings["temple"] = [list(group) for group in k.temple]
+    to_move = k.to_move
+    discards = k.fortuna_discards
     result: dict[str, Any] = {
         "game": "alea-iacta-est",
         "players": n,
-        "seat": seat,
-        "round": min(state.round + 1, state.rounds),
-        "rounds": state.rounds,
-        "start_player": state.start,
-        "phase": state.phase_name,
-        "to_move": _to_move(state),
+        "seat": k.seat,
+        "round": k.round,
+        "rounds": k.rounds,
+        "start_player": k.start,
+        "phase": PHASE_NAMES[k.phase],
+        "to_move": "chance"
+        if to_move == CHANCE
+        else "terminal"
+        if to_move == TERMINAL
+        else to_move,
         "turn": {
-            "seat": state.player if not over else None,
-            "roll": list(state.roll),
-            "kept": list(state.kept_dice),
-            "rerolling": state.reroll_count if state.phase_name == "reroll" else 0,
-            "fortuna_pending": state.fortuna_pending,
-            "ending": state.ending,
+            "seat": k.turn_seat,
+            "roll": list(k.roll),
+            "kept": list(k.kept),
+            "rerolling": k.rerolling,
+            "fortuna_pending": k.fortuna_pending,
+            "ending": k.ending,
         },
         "buildings": buildings,
         "revealed": {
-            "provinces": list(state.revealed_provinces),
-            "patricians": list(state.revealed_patricians),
+            "provinces": list(k.revealed_provinces),
+            "patricians": list(k.revealed_patricians),
         },
         "removed": {
-            "provinces": list(state.removed_provinces),
-            "patricians": list(state.removed_patricians),
+            "provinces": list(k.removed_provinces),
+            "patricians": list(k.removed_patricians),
         },
         "decks": {
-            "provinces": len(state.province_pool),
-            "patricians": len(state.patrician_pool),
-            "senate": len(state.senate_pool) + len(state.senate_bottom),
-            "fortuna": sum(state.fortuna_stack),
-            "fortuna_discards": {str(v): state.fortuna_discards[v] for v in (1, 2, 3)},
+            "provinces": k.deck_provinces,
+            "patricians": k.deck_patricians,
+            "senate": k.deck_senate,
+            "fortuna": k.fortuna_stack,
+            "fortuna_discards": {"1": discards[0], "2": discards[1], "3": discards[2]},
         },
-        "senate_bottom": [card if placer == seat else None for card, placer in state.senate_bottom],
-        "senate_hand": list(state.senate_hand) if hand_visible else None,
-        "senate_hand_size": len(state.senate_hand),
-        "senate_takers": list(state.senate_takers),
-        "senate_turn": state.senate_turn,
+        "senate_bottom": list(k.senate_bottom),
+        "senate_hand": list(k.senate_hand) if k.senate_hand is not None else None,
+        "senate_hand_size": k.senate_hand_size,
+        "senate_takers": list(k.senate_takers),
+        "senate_turn": k.senate_turn,
         "castrum_queue": [
             {"seat": owner, "value": value, "count": count}
-            for owner, value, count in state.castrum_queue
+            for owner, value, count in k.castrum_queue
         ],
         "players_info": players,
         "result": None,
     }
-    if over:
+    if state is not None and k.over:
         arrangements = state.arrangements()
         result["result"] = {
             "scores": [a.score for a in arrangements],
@@ -137,6 +161,72 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "arrangements": [a.to_json() for a in arrangements],
         }
     return result
+
+
+def parse_view(view: dict[str, Any]) -> Knowledge:
+    """Read a :func:`view` back into the :class:`Knowledge` it was written from.
+
+    ``parse_view(state.view(seat)) == knowledge(state, seat)`` for every
+    position and observer (the tests check it), so code handed a view, such
+    as a bot, works on the same plain fields as code handed a state.
+    """
+    n = int(view["players"])
+    info = view["players_info"]
+    turn = view["turn"]
+    b = view["buildings"]
+    decks = view["decks"]
+    to_move = view["to_move"]
+    discards = decks["fortuna_discards"]
+    return Knowledge(
+        seat=view["seat"],
+        players=n,
+        rounds=int(view["rounds"]),
+        round=int(view["round"]),
+        start=int(view["start_player"]),
+        phase=PHASE_NAMES.index(view["phase"]),
+        to_move=CHANCE if to_move == "chance" else TERMINAL if to_move == "terminal" else to_move,
+        turn_seat=turn["seat"],
+        ending=bool(turn["ending"]),
+        roll=tuple(turn["roll"]),
+        kept=tuple(turn["kept"]),
+        rerolling=int(turn["rerolling"]),
+        fortuna_pending=int(turn["fortuna_pending"]),
+        dice=tuple([int(p["dice"]) for p in info]),
+        tokens=tuple([int(p["tokens"]) for p in info]),
+        latrine=tuple(b["latrine"]),
+        temple=tuple([tuple(g) for g in b["temple"]]) if "temple" in b else ((),) * n,
+        senate=tuple([(s[0], s[-1]) if s else None for s in b["senate"]]),
+        provinces=tuple([tuple(p["provinces"]) for p in info]),
+        patricians=tuple([tuple(p["patricians"]) for p in info]),
+        fortuna_kept=tuple([tuple(p["fortuna"]) for p in info]),
+        fortuna_drawn=tuple([int(p["fortuna_drawn"]) for p in info]),
+        senate_count=tuple([int(p["senate_count"]) for p in info]),
+        castrum=tuple([(c["seat"], c["value"], c["count"]) for c in b["castrum"]]),
+        forum=tuple([(f["value"], f["seat"]) for f in b["forum"]]),
+        forum_columns=int(b["forum_columns"]),
+        revealed_provinces=tuple(view["revealed"]["provinces"]),
+        revealed_patricians=tuple(view["revealed"]["patricians"]),
+        removed_provinces=tuple(view["removed"]["provinces"]),
+        removed_patricians=tuple(view["removed"]["patricians"]),
+        deck_provinces=int(decks["provinces"]),
+        deck_patricians=int(decks["patricians"]),
+        deck_senate=int(decks["senate"]),
+        fortuna_stack=int(decks["fortuna"]),
+        fortuna_discards=(int(discards["1"]), int(discards["2"]), int(discards["3"])),
+        senate_hand_size=int(view["senate_hand_size"]),
+        senate_takers=tuple(view["senate_takers"]),
+        senate_turn=int(view["senate_turn"]),
+        castrum_queue=tuple([(c["seat"], c["value"], c["count"]) for c in view["castrum_queue"]]),
+        fortuna_drawn_values=tuple([_maybe(p["fortuna_drawn_values"]) for p in info]),
+        senate_cards=tuple([_maybe(p["senate"]) for p in info]),
+        senate_hand=_maybe(view["senate_hand"]),
+        senate_bottom=tuple(view["senate_bottom"]),
+    )
+
+
+def _maybe(values: list[_T] | None) -> tuple[_T, ...] | None:
+    """A shown list as a tuple; a hidden one (``None``) stays hidden."""
+    return None if values is None else tuple(values)
 
 
 def log(state: State, seat: int | None) -> list[str]:
