@@ -298,8 +298,10 @@ class AppendEvents:
         *,
         status: str | None = None,
         result: dict[str, Any] | None = None,
+        now: float | None = None,
     ) -> None:
-        now = time.time()
+        if now is None:
+            now = time.time()
         self.game_id = game_id
         self.start = start
         self.update: dict[str, Any] = {
@@ -349,12 +351,14 @@ def op_append_events(
     *,
     status: str | None = None,
     result: dict[str, Any] | None = None,
+    now: float | None = None,
 ) -> AppendEvents:
     """Append ``events`` at index ``start`` and move the game's version past them.
 
     With ``status`` (and ``result``) the game row is also marked, e.g. finished.
+    ``now`` is the time stored with them (default: the system clock).
     """
-    return AppendEvents(game_id, start, events, actors, status=status, result=result)
+    return AppendEvents(game_id, start, events, actors, status=status, result=result, now=now)
 
 
 def op_update_seats(
@@ -363,13 +367,16 @@ def op_update_seats(
     *,
     status: str | None = None,
     deadline: float | None = None,
+    now: float | None = None,
 ) -> Callable[[Connection], None]:
     """Store new seat rows (a claim, a bot filling in, a takeover) and maybe a new status.
 
     ``deadline`` is stored with the status change that starts play, in the same
     transaction, so a game is never active on disk without the deadline its
-    time limit gives it.
+    time limit gives it. ``now`` is the game's new ``updated_at`` (default: the
+    system clock).
     """
+    updated_at = time.time() if now is None else now
 
     def run(conn: Connection) -> None:
         for s in seats:
@@ -384,7 +391,7 @@ def op_update_seats(
                     replaced=s.replaced,
                 )
             )
-        values: dict[str, Any] = {"updated_at": time.time()}
+        values: dict[str, Any] = {"updated_at": updated_at}
         if status is not None:
             values["status"] = status
         if deadline is not None:
@@ -401,6 +408,7 @@ def op_claim_referee(
     *,
     status: str | None = None,
     deadline: float | None = None,
+    now: float | None = None,
 ) -> Callable[[Connection], None]:
     """Give the human referee role its name and token hash, maybe starting play.
 
@@ -409,12 +417,13 @@ def op_claim_referee(
     guard makes a second claimant (another process on the same database) fail
     rather than overwrite the first one's token.
     """
+    updated_at = time.time() if now is None else now
 
     def run(conn: Connection) -> None:
         values: dict[str, Any] = {
             "referee_name": name,
             "referee_token": token_hash,
-            "updated_at": time.time(),
+            "updated_at": updated_at,
         }
         if status is not None:
             values["status"] = status
