@@ -36,14 +36,9 @@ from alea.server.config import Settings
 from alea.server.errors import ServerError
 from alea.server.room import ACTIVE, FINISHED, OPEN, Game, Seat
 from alea.server.rules import REFEREE, BadMove, ChanceMove, RefereeMove, Rules, rules_for
-from alea.server.storage import (
-    GameRecord,
-    StorageError,
-    Store,
-    VersionConflict,
-    op_append_events,
-    op_create_game,
-)
+from alea.server.storage import Store
+from alea.server.tables import GameRecord, StorageError, VersionConflict
+from alea.server.writes import op_append_events, op_create_game
 
 log = logging.getLogger("alea.server")
 

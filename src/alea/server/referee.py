@@ -25,7 +25,8 @@ from alea.server.core import Core
 from alea.server.errors import ServerError
 from alea.server.room import FINISHED, OPEN, Game, clean_name
 from alea.server.rules import HUMAN_REFEREE, REFEREE, REFEREES, Rules
-from alea.server.storage import VersionConflict, op_claim_referee, op_set_exchange
+from alea.server.tables import VersionConflict
+from alea.server.writes import op_claim_referee, op_set_exchange
 
 #: Most characters of a typed riddle, question or answer (a sentence or two, not a chat).
 EXCHANGE_MAX: Final = 280

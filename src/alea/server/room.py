@@ -29,7 +29,7 @@ from alea.server import auth
 from alea.server.clock import Clock
 from alea.server.errors import ServerError
 from alea.server.rules import HUMAN_REFEREE, REFEREE, SOFTWARE, Rules
-from alea.server.storage import SeatRecord
+from alea.server.tables import SeatRecord
 
 OPEN: Final = "open"
 ACTIVE: Final = "active"

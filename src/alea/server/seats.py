@@ -25,7 +25,7 @@ from alea.server.core import Core
 from alea.server.errors import ServerError
 from alea.server.room import ACTIVE, BOT, FINISHED, HUMAN, OPEN, Game, Seat, clean_name
 from alea.server.rules import REFEREE, Rules
-from alea.server.storage import op_update_seats
+from alea.server.writes import op_update_seats
 
 log = logging.getLogger("alea.server")
 

@@ -24,7 +24,8 @@ from alea.server.referee import Refereeing, check_referee, new_referee
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
 from alea.server.rules import DEFAULT_GAME, SOFTWARE, rules_for
 from alea.server.seats import Seating, SeatSpec, seat_table, sit_creator
-from alea.server.storage import StorageError, Store
+from alea.server.storage import Store
+from alea.server.tables import StorageError
 
 log = logging.getLogger("alea.server")
 
