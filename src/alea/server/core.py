@@ -138,6 +138,10 @@ class Core:
             raise StorageError(
                 f"game {record.id}: version {record.version} but {len(record.events)} events"
             )
+        return self._game(record, state, actors, self.settings.chance_rng())
+
+    def _game(self, record: GameRecord, state: Any, actors: list[int | None], rng: Any) -> Game:
+        """The game in memory that ``record`` describes, with its engine ``state``."""
         seats = [
             Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced) for s in record.seats
         ]
@@ -152,8 +156,8 @@ class Core:
             state=state,
             actors=actors,
             seats=seats,
-            rng=self.settings.chance_rng(),
-            rules=rules,
+            rng=rng,
+            rules=rules_for(record.game),
             turn_since=self.clock.now(),
             result=record.result,
             time_limit=record.time_limit,
@@ -214,46 +218,29 @@ class Core:
         state = rules.new_game(len(seats), referee)
         actors = draw_chance(rules, state, rng)
         now = self.clock.now()
-        game = Game(
+        record = GameRecord(
             id=game_id,
             players=len(seats),
-            created_at=now,
-            updated_at=now,
             status=OPEN,
-            state=state,
-            actors=actors,
-            seats=seats,
-            rng=rng,
-            rules=rules,
-            turn_since=now,
             public=public,
             title=title,
-            time_limit=time_limit,
-            referee=referee,
-            referee_name=referee_name,
-            referee_token=referee_token,
-        )
-        if game.all_claimed():
-            game.begin(self.clock.deadline(game.time_limit), now)
-        record = GameRecord(
-            id=game.id,
-            players=game.players,
-            status=game.status,
-            public=game.public,
-            title=game.title,
             created_at=now,
             updated_at=now,
-            version=game.version,
+            version=len(state.history),
             result=None,
             seats=[s.record() for s in seats],
             events=list(state.history),
             game=rules.name,
-            time_limit=game.time_limit,
-            deadline=game.deadline,
-            referee=game.referee,
-            referee_name=game.referee_name or None,
-            referee_token=game.referee_token,
+            time_limit=time_limit,
+            deadline=None,
+            referee=referee,
+            referee_name=referee_name or None,
+            referee_token=referee_token,
         )
+        game = self._game(record, state, actors, rng)
+        if game.all_claimed():
+            game.begin(self.clock.deadline(time_limit), now)
+            record.status, record.deadline = game.status, game.deadline
         await self.write(op_create_game(record, actors))
         self.games[game.id] = game
         self.notify(game)
