@@ -35,7 +35,7 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, text
 
 from alea.server import Settings, create_app
-from alea.server.storage import migrate
+from alea.server.tables import migrate
 
 PG_ENV = "ALEA_TEST_DATABASE_URL"
 

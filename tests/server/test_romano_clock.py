@@ -202,7 +202,7 @@ def test_the_clock_declares_the_last_round(db: Database) -> None:
     clock = ShiftedClock()
     with LiveServer(settings_for(db, clock)) as server:
         asyncio.run(declared_over_the_wire(server, clock))
-        assert server.games._deadlines == {}
+        assert server.games.core.deadlines.pending == {}
     assert not server.thread.is_alive()  # the watcher stopped with the server
 
 
@@ -221,7 +221,7 @@ def test_a_game_that_ends_first_is_left_alone(sqlite_db: Database) -> None:
         time.sleep(0.3)  # several looks at the clock
         events = stored_events(server, game_id)
         assert len(events) == info["version"]
-        assert server.games._deadlines == {}
+        assert server.games.core.deadlines.pending == {}
 
 
 # ------------------------------------------------------------------- restart
@@ -268,7 +268,7 @@ def test_restart_declares_an_overdue_last_round_exactly_once(db: Database) -> No
     # Down for half an hour: the stored deadline is watched again, not yet due.
     clock.advance(HOUR / 2)
     with LiveServer(settings_for(db, clock, seed=8)) as server:
-        assert server.games._deadlines == {game_id: deadline}
+        assert server.games.core.deadlines.pending == {game_id: deadline}
         time.sleep(0.2)
         info = httpx.get(f"{server.base}/api/games/{game_id}").json()
         assert info["clock"]["deadline"] == deadline and info["clock"]["last_round"] is False
@@ -281,10 +281,10 @@ def test_restart_declares_an_overdue_last_round_exactly_once(db: Database) -> No
         events = stored_events(server, game_id)
         assert events[: len(log)] == [e for e, _ in log]
         assert events.count("last-round") == 1
-        assert server.games._deadlines == {}
+        assert server.games.core.deadlines.pending == {}
     # Once more: the log holds the declaration, so nothing is applied twice.
     with LiveServer(settings_for(db, clock, seed=8)) as server:
-        assert server.games._deadlines == {}
+        assert server.games.core.deadlines.pending == {}
         time.sleep(0.2)
         assert stored_events(server, game_id).count("last-round") == 1
         final = asyncio.run(finish(server, game_id, tokens))

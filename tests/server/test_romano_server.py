@@ -192,7 +192,7 @@ def test_romano_restart_rebuilds(sqlite_db: Database) -> None:
         assert len(log) > 3
     with LiveServer(settings_for(sqlite_db, seed=8)) as server:
         game = server.games.games[game_id]
-        assert game.game == "romano"
+        assert game.game_name == "romano"
         assert [e for e, _ in log] == game.state.history[: len(log)]
         client = asyncio.run(second_part(server, game_id, token, log))
         assert client.status == "finished"

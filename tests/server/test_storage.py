@@ -10,16 +10,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, text
 
-from alea.server.storage import (
-    GameRecord,
-    SeatRecord,
-    StorageError,
-    Store,
-    VersionConflict,
-    metadata,
-    op_append_events,
-    op_create_game,
-)
+from alea.server.storage import Store
+from alea.server.tables import GameRecord, SeatRecord, StorageError, VersionConflict, metadata
+from alea.server.writes import op_append_events, op_create_game
 from tests.server.support import Database
 
 

@@ -18,6 +18,7 @@ from tests.server.support import (
     Client,
     Database,
     LiveServer,
+    ShiftedClock,
     connect,
     create_game,
     human_game,
@@ -454,6 +455,34 @@ def test_a_quiet_seat_can_be_handed_to_a_bot_and_taken_back(db: Database) -> Non
         await other.close()
 
     with LiveServer(settings_for(db, idle_timeout=0.4, bot_delay=0.05)) as server:
+        asyncio.run(run(server))
+
+
+def test_the_injected_clock_decides_when_a_seat_is_idle(db: Database) -> None:
+    """Idle time is measured on ``Settings.clock``: moving it makes a seat idle, no sleeping."""
+    clock = ShiftedClock(offset=10 * 86400.0)  # ten days ahead: its times are recognisable
+
+    async def run(server: LiveServer) -> None:
+        game_id, tokens = human_game(server.base, 2)
+        quiet = await connect(server.ws_base, game_id, tokens[0])
+        other = await connect(server.ws_base, game_id, tokens[1])
+        assert quiet.legal
+        update = other.messages[-1]
+        assert update["type"] == "update"
+        assert abs(update["turn_since"] - clock()) < 60  # the injected clock, not the system's
+        assert update["takeover_at"] == update["turn_since"] + 3600.0
+        info = httpx.get(f"{server.base}/api/games/{game_id}").json()
+        assert abs(info["created_at"] - clock()) < 60
+        await expect_error(other, {"type": "takeover", "seat": 0}, "not_idle")
+        clock.advance(3600.0)
+        await other.send({"type": "takeover", "seat": 0, "level": "easy"})
+        msg = await other.until(lambda m: m["type"] == "update" and m["seats"][0]["replaced"])
+        assert msg["seats"][0]["kind"] == "bot"
+        await quiet.close()
+        await other.close()
+
+    settings = settings_for(db, idle_timeout=3600.0, bot_delay=3600.0, clock=clock)
+    with LiveServer(settings) as server:
         asyncio.run(run(server))
 
 

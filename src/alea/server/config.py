@@ -13,20 +13,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-
-class Bot(Protocol):
-    """What :func:`alea.bots.make` returns: a policy that sees only a seat's view."""
-
-    def act(self, view: dict[str, Any], legal_actions: list[Any], rng: random.Random) -> Any:
-        """The chosen action (an element of ``legal_actions`` or its notation)."""
-
+from alea.bots import Bot
 
 #: ``make(level)`` -> a bot; the default is :func:`alea.bots.make`.
 BotFactory = Callable[[str], Bot]
-
-BOT_LEVELS = ("easy", "medium", "hard")
 
 
 def default_database_url(directory: Path | None = None) -> str:
@@ -77,9 +69,10 @@ class Settings:
     tune_gc: bool = False
     #: Extra keyword arguments for SQLAlchemy's ``create_engine``.
     engine_options: dict[str, Any] = field(default_factory=dict)
-    #: The wall clock (epoch seconds) that time limits are measured with: deadlines are
-    #: fixed, stored and checked against it. Tests inject a clock they can move forward,
-    #: so that an hour-long Dado Romano limit runs out at once.
+    #: The wall clock (epoch seconds) the server measures every time with: time-limit
+    #: deadlines, when a turn began (the idle takeover), when a game was created and
+    #: last changed. Tests inject a clock they can move forward, so that an hour-long
+    #: Dado Romano limit runs out, or a seat goes idle, at once.
     clock: Callable[[], float] = time.time
     #: Longest the time-limit watcher sleeps before it looks at the clock again (seconds).
     #: It sleeps until the next deadline and is woken when a new one appears, so this

@@ -26,8 +26,11 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from alea.server import i18n
-from alea.server.games import Game, GameServer, ServerError, role_name
-from alea.server.kinds import REFEREE
+from alea.server.errors import ServerError
+from alea.server.room import Game, role_name
+from alea.server.rules import REFEREE
+from alea.server.service import GameServer
+from alea.server.snapshot import update_message
 
 log = logging.getLogger("alea.server.hub")
 
@@ -100,9 +103,7 @@ class Connection:
                     game = self.game
                     if self.sent > game.version:  # the game was reloaded shorter: start over
                         self.sent = 0
-                    text = game.update_message(
-                        self.seat, self.sent, self.server.settings.idle_timeout
-                    )
+                    text = update_message(game, self.seat, self.sent, self.server.clock)
                     self.sent = game.version
                     await websocket.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
@@ -140,10 +141,10 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
     if "lang" in msg:
         conn.language = i18n.language(msg.get("lang"))
     token = msg.get("token")
-    seat = None if token is None or token == "" else server.authenticate(game, token)
+    seat = None if token is None or token == "" else game.authenticate(token)
     since = msg.get("since")
     conn.joined = True
-    server.attach(game, conn, seat)
+    game.attach(conn, seat)
     known = since if isinstance(since, int) and not isinstance(since, bool) else 0
     conn.sent = known if 0 <= known <= game.version else 0
     conn.send(
@@ -160,7 +161,7 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
             # The server's clock now: a client counts a deadline down against its own
             # clock corrected by the difference, so a phone set two minutes fast still
             # shows the true time left.
-            "server_time": server.settings.clock(),
+            "server_time": server.clock.now(),
         }
     )
     conn.mark_dirty()
@@ -174,7 +175,9 @@ def _seated(conn: Connection) -> int:
 
 async def _action(conn: Connection, msg: dict[str, Any]) -> None:
     seat = _seated(conn)
-    index, version = await conn.server.act(conn.game, seat, msg.get("action"), msg.get("version"))
+    index, version = await conn.server.core.act(
+        conn.game, seat, msg.get("action"), msg.get("version")
+    )
     reply: dict[str, Any] = {
         "type": "ack",
         "action": msg.get("action"),
@@ -189,21 +192,21 @@ async def _action(conn: Connection, msg: dict[str, Any]) -> None:
 
 async def _say(conn: Connection, msg: dict[str, Any]) -> None:
     """The referee's riddle or question, or the answering player's answer (typed text)."""
-    await conn.server.say(conn.game, _seated(conn), msg.get("text"))
+    await conn.server.referee.say(conn.game, _seated(conn), msg.get("text"))
 
 
 async def _takeover(conn: Connection, msg: dict[str, Any]) -> None:
     seat = _seated(conn)
-    await conn.server.takeover(conn.game, seat, msg.get("seat"), msg.get("level"))
+    await conn.server.seats.takeover(conn.game, seat, msg.get("seat"), msg.get("level"))
 
 
 async def _reclaim(conn: Connection, msg: dict[str, Any]) -> None:
-    await conn.server.reclaim(conn.game, _seated(conn))
+    await conn.server.seats.reclaim(conn.game, _seated(conn))
 
 
 async def _fill_bots(conn: Connection, msg: dict[str, Any]) -> None:
     level = msg.get("level", "medium")
-    await conn.server.fill_with_bots(conn.game, _seated(conn), str(level))
+    await conn.server.seats.fill_with_bots(conn.game, _seated(conn), str(level))
 
 
 async def _ping(conn: Connection, msg: dict[str, Any]) -> None:
@@ -292,7 +295,7 @@ async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        server.detach(game, conn)
+        game.detach(conn)
         conn._closed = True
         conn._wake.set()
         sender.cancel()

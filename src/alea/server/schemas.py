@@ -7,11 +7,22 @@ twice would let the two drift apart. docs/server.md describes its fields.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-Level = Literal["easy", "medium", "hard"]
+from alea.bots import LEVELS
+from alea.server.rules import DEFAULT_GAME, GAMES, MAX_SEATS, MIN_SEATS, describe_games
+
+if TYPE_CHECKING:
+    Level = str
+    GameName = str
+else:
+    # The accepted values come from where they are defined (the bot levels, the hosted
+    # games), so the schema never drifts from them; pydantic and the OpenAPI description
+    # still see them as an enumeration.
+    Level = Literal[tuple(LEVELS)]
+    GameName = Literal[GAMES]
 
 
 class SeatIn(BaseModel):
@@ -29,14 +40,12 @@ class CreateGameIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    game: Literal["iacta", "romano"] = Field(
-        "iacta", description="the game: Alea Iacta Est (2-5 seats) or Dado Romano (2-6 seats)"
-    )
-    seats: list[SeatIn] = Field(..., min_length=2, max_length=6)
+    game: GameName = Field(DEFAULT_GAME, description=f"the game: {describe_games()}")
+    seats: list[SeatIn] = Field(..., min_length=MIN_SEATS, max_length=MAX_SEATS)
     public: bool = Field(True, description="list the game in the lobby")
     title: str = Field("", max_length=80)
     sit: bool = Field(True, description="whether the creator takes a seat")
-    claim: int | None = Field(None, ge=0, le=5, description="seat for the creator")
+    claim: int | None = Field(None, ge=0, le=MAX_SEATS - 1, description="seat for the creator")
     name: str = Field("", max_length=40, description="the creator's display name")
     # The range is checked by the server (error code bad_time_limit, in the client's
     # language) rather than here; strict so that true or "60" are not taken for minutes.
@@ -108,7 +117,7 @@ class ClockOut(BaseModel):
 
 class GameInfo(BaseModel):
     id: str
-    game: Literal["iacta", "romano"] = Field(description="the game kind")
+    game: GameName = Field(description="the game kind")
     players: int
     status: Literal["open", "active", "finished"]
     public: bool

@@ -1,1 +1,1 @@
-"""Alembic migrations of the server's database (run by :func:`alea.server.storage.migrate`)."""
+"""Alembic migrations of the server's database (run by :func:`alea.server.tables.migrate`)."""

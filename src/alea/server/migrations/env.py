@@ -1,6 +1,6 @@
 """Alembic environment: migrate the connection the server hands over, or a URL.
 
-The server runs migrations in-process (:func:`alea.server.storage.migrate`)
+The server runs migrations in-process (:func:`alea.server.tables.migrate`)
 and passes its open connection in ``config.attributes["connection"]``; a
 developer can also run ``alembic`` by hand with ``-x url=...``.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from alea.server.storage import metadata
+from alea.server.tables import metadata
 
 config = context.config
 

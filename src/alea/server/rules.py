@@ -1,49 +1,53 @@
-"""The games a server hosts, behind one small interface: Alea Iacta Est and Dado Romano.
+"""The games a server hosts, behind one small adapter: Alea Iacta Est and Dado Romano.
 
-A stored game has a *kind* (``games.game``: ``iacta``, the default, or
-``romano``). Everything the room (:mod:`alea.server.games`) needs from a rules
-engine goes through a :class:`Kind`: a new game, parsing a player's move,
-whose event a chance outcome is, the view and log a seat may see, the result
-summary, and the bot that plays a seat. The room itself (seats, tokens, the
-event log, group commit, restart by replay) is the same for every kind.
+This is the **only** module of :mod:`alea.server` that knows a rules engine by
+name. A stored game names its engine (``games.game``: ``iacta``, the default,
+or ``romano``); :func:`rules_for` gives the :class:`Rules` of that name, and
+everything the rest of the server needs from an engine goes through it: the
+fixed facts (player limits, colours, time limit, whether a person may
+referee), a new game, parsing a player's move, whose event a chance outcome
+is, the view and log a seat may see, the replay view, the result summary and
+the bot that plays a seat. The room (seats, tokens, the event log, group
+commit, restart by replay) is the same for every game; the engine state itself
+is used only through what both engines share (``apply``, ``clone``,
+``is_chance``, ``sample_chance``, ``current_player``, ``legal_actions``,
+``is_terminal``, ``history``).
 
-Dado Romano's bot picks uniformly among the legal actions (:class:`RandomRomanoBot`);
-its software referee draws riddles and questions from the bank as chance
-outcomes, server-side, like every other chance event. Its time limit (RULES.md
-B1) is the server's clock, not a player's move: the kind names the event the
-server applies when the time is up (``last-round``) and refuses it from
-players (:class:`RefereeMove`); the engine itself never reads a clock.
+Dado Romano's bot is :class:`alea.bots.romano.RandomRomanoBot`; its software
+referee draws riddles and questions from the bank as chance outcomes,
+server-side, like every other chance event. Its time limit (RULES.md B1) is
+the server's clock, not a player's move: the rules name the event the server
+applies when the time is up (``last-round``) and refuse it from players
+(:class:`RefereeMove`); the engine itself never reads a clock.
 
-A Dado Romano game may instead have a *human* referee (RULES.md B5): the kind
-then builds the engine with ``referee="human"``, so a riddle or question
-figure leads to the ``mark`` phase, whose decision (``mark:right`` or
-``mark:wrong``) belongs to the referee role, not to any seat
-(:attr:`Kind.referee_to_move`).
+A Dado Romano game may instead have a *human* referee (RULES.md B5): the rules
+then build the engine with ``referee="human"``, so a riddle or question figure
+leads to the ``mark`` phase, whose decision (``mark:right`` or ``mark:wrong``)
+belongs to the referee role, not to any seat (:meth:`Rules.referee_to_move`).
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any, Final
 
 import alea.iacta as iacta
 import alea.romano as romano
+from alea.bots import Bot
+from alea.bots.romano import RandomRomanoBot
 from alea.iacta.cards import PLAYER_COLOURS
 from alea.romano.notation import LAST_ROUND
 from alea.romano.texts import EFFECTS
-from alea.server.config import Bot
 
 IACTA: Final = "iacta"
+ROMANO: Final = "romano"
 #: Who referees a game: the server's software (bank and clock) or a person.
 SOFTWARE: Final = "software"
 HUMAN_REFEREE: Final = "human"
 REFEREES: Final = (SOFTWARE, HUMAN_REFEREE)
 #: The pseudo-seat of a human referee: the engine's own number for the referee's decisions
 #: (``romano.REFEREE``), so "is it this role's turn?" is one comparison for seats and referee.
-#: Never an index into the seats (it is negative): see ``Game.role_of``.
+#: Never an index into the seats (it is negative).
 REFEREE: Final = int(romano.REFEREE)
-ROMANO: Final = "romano"
-KINDS: Final = (IACTA, ROMANO)
 
 #: Chance phases of Alea Iacta Est whose event belongs to the player whose turn it is.
 _OWN_CHANCE = frozenset({"roll", "reroll", "fortuna-draw", "temple-bonus"})
@@ -64,15 +68,17 @@ class RefereeMove(Exception):
     """A move text that only the server's referee makes (the time limit's ``last-round``)."""
 
 
-class Kind:
-    """The rules engine of one game kind, as the room uses it (Alea Iacta Est here)."""
+class Rules:
+    """One rules engine as the server uses it (Alea Iacta Est here; see :class:`RomanoRules`)."""
 
     name: str = IACTA
+    #: The game's name as people read it.
+    title: str = "Alea Iacta Est"
     min_players: int = 2
     max_players: int = 5
     illegal: type[Exception] = iacta.IllegalActionError
     #: The event the server applies when a game's time limit runs out (None: this
-    #: kind has no time limit, and creating a game with one is refused).
+    #: game has no time limit, and creating a game with one is refused).
     time_up_event: str | None = None
     #: Minutes of the time limit when the creator does not choose (None: no limit).
     default_time_limit: int | None = None
@@ -104,6 +110,10 @@ class Kind:
         """The seat answering the human referee's riddle or question now (None: nobody)."""
         return None
 
+    def item_kind(self, state: Any) -> str | None:
+        """What the human referee asks now: ``riddle`` or ``question`` (None: nothing)."""
+        return None
+
     def parse_action(self, text: str) -> Any:
         """The action ``text`` stands for; :class:`BadMove` or :class:`ChanceMove` if none."""
         try:
@@ -129,12 +139,26 @@ class Kind:
         return None
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (None: a spectator), as the engine shows it."""
         view: dict[str, Any] = state.view(seat)
         return view
 
     def log(self, state: Any, seat: int | None) -> list[str]:
+        """The event log as ``seat`` may see it (others' hidden draws redacted)."""
         shown: list[str] = state.log(seat)
         return shown
+
+    def replay_view(self, state: Any) -> dict[str, Any]:
+        """A spectator view with every hand shown: for replays of finished games only."""
+        view: dict[str, Any] = state.view(None)
+        for seat, info in enumerate(view["players_info"]):
+            own = state.view(seat)["players_info"][seat]
+            info["fortuna_drawn_values"] = own["fortuna_drawn_values"]
+            info["senate"] = own["senate"]
+        if state.senate_hand:
+            view["senate_hand"] = list(state.senate_hand)
+        view["senate_bottom"] = [card for card, _ in state.senate_bottom]
+        return view
 
     def result_summary(self, state: Any) -> dict[str, Any]:
         """Scores, tie-breaks and winners of a finished game (stored with the game row)."""
@@ -145,15 +169,16 @@ class Kind:
             "winners": list(state.winners()),
         }
 
+    def final_result(self, state: Any) -> Any:
+        """The result a replay shows (the view's, with every arrangement)."""
+        return state.view(None)["result"]
+
     def rounds(self, state: Any) -> tuple[int, int]:
         """``(round, rounds)`` for the lobby (rounds 0: no fixed number)."""
         return min(int(state.round) + 1, int(state.rounds)), int(state.rounds)
 
-    def final_result(self, state: Any) -> Any:
-        return state.view(None)["result"]
-
     def bot(self, level: str) -> Bot | None:
-        """The bot for this kind (None: the server's bot factory for ``level``)."""
+        """The bot of this game for ``level`` (None: the server's bot factory decides)."""
         return None
 
     def time_up_pending(self, state: Any) -> bool:
@@ -165,17 +190,11 @@ class Kind:
         return False
 
 
-class RandomRomanoBot:
-    """Dado Romano's bot: a uniformly random legal action (answers included)."""
-
-    def act(self, view: dict[str, Any], legal_actions: list[Any], rng: random.Random) -> Any:
-        return rng.choice(legal_actions)
-
-
-class RomanoKind(Kind):
+class RomanoRules(Rules):
     """Dado Romano (:mod:`alea.romano`): software referee, time limit by the server's clock."""
 
     name = ROMANO
+    title = "Dado Romano"
     min_players = 2
     max_players = 6
     illegal = romano.IllegalActionError
@@ -205,6 +224,9 @@ class RomanoKind(Kind):
 
     def answering_seat(self, state: Any) -> int | None:
         return int(state.seat) if self.referee_to_move(state) else None
+
+    def item_kind(self, state: Any) -> str | None:
+        return str(state.item_kind) if self.referee_to_move(state) else None
 
     def parse_action(self, text: str) -> Any:
         try:
@@ -265,6 +287,9 @@ class RomanoKind(Kind):
     def log(self, state: Any, seat: int | None) -> list[str]:
         return list(state.history)  # nothing is hidden: the answers live in the bank
 
+    def replay_view(self, state: Any) -> dict[str, Any]:
+        return self.view(state, None)  # nothing is hidden: the spectator's view is complete
+
     def result_summary(self, state: Any) -> dict[str, Any]:
         return {
             "scores": [int(s) for s in state.scores],
@@ -272,19 +297,33 @@ class RomanoKind(Kind):
             "reason": str(state.end_reason),
         }
 
-    def rounds(self, state: Any) -> tuple[int, int]:
-        return int(state.round), int(state.last_round or 0)
-
     def final_result(self, state: Any) -> Any:
         return self.result_summary(state)
+
+    def rounds(self, state: Any) -> tuple[int, int]:
+        return int(state.round), int(state.last_round or 0)
 
     def bot(self, level: str) -> Bot | None:
         return RandomRomanoBot()
 
 
-_KINDS: Final[dict[str, Kind]] = {IACTA: Kind(), ROMANO: RomanoKind()}
+_RULES: Final[dict[str, Rules]] = {IACTA: Rules(), ROMANO: RomanoRules()}
+
+#: The names of the games this server hosts (``games.game``), the default first.
+GAMES: Final = tuple(_RULES)
+DEFAULT_GAME: Final = IACTA
+#: The fewest and most seats of any hosted game (the API's bounds before the game is known).
+MIN_SEATS: Final = min(r.min_players for r in _RULES.values())
+MAX_SEATS: Final = max(r.max_players for r in _RULES.values())
 
 
-def kind(name: str) -> Kind:
-    """The :class:`Kind` called ``name`` (``KeyError`` if unknown)."""
-    return _KINDS[name]
+def rules_for(name: str) -> Rules:
+    """The :class:`Rules` of the game called ``name`` (``KeyError`` if unknown)."""
+    return _RULES[name]
+
+
+def describe_games() -> str:
+    """The hosted games with their seat counts, for the API's description."""
+    return " or ".join(
+        f"{r.title} ({r.min_players}-{r.max_players} seats)" for r in _RULES.values()
+    )

@@ -1,0 +1,285 @@
+"""A table in memory: one :class:`Game`, its :class:`Seat` s, and who is watching.
+
+Each unfinished game lives in memory as a :class:`Game` holding the engine's
+full state (through its :class:`~alea.server.rules.Rules`) while the database
+holds its event log. This module only *describes* a table and answers
+questions about it (whose decision is it, may this seat see the legal moves,
+which seat does this token open); changing a table is the commit path's job
+(:mod:`alea.server.core`), and what clients are shown of it is
+:mod:`alea.server.snapshot`'s.
+
+A Dado Romano game may have a human referee (RULES.md B5). The referee is a
+*role* besides the seats, not a player: it is claimed like a seat (a secret
+token, stored hashed) and inside the server it acts as the pseudo-seat
+:data:`~alea.server.rules.REFEREE` (the engine's own number for the referee's
+decisions), so the usual turn check lets it, and only it, mark answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from alea.bots import Bot
+from alea.server import auth
+from alea.server.clock import Clock
+from alea.server.errors import ServerError
+from alea.server.rules import HUMAN_REFEREE, REFEREE, SOFTWARE, Rules
+from alea.server.tables import SeatRecord
+
+OPEN: Final = "open"
+ACTIVE: Final = "active"
+FINISHED: Final = "finished"
+
+HUMAN: Final = "human"
+BOT: Final = "bot"
+
+#: What a connection or token stands for: a seat's player, the human referee, or nobody.
+PLAYER_ROLE: Final = "player"
+REFEREE_ROLE: Final = "referee"
+SPECTATOR_ROLE: Final = "spectator"
+
+
+def role_name(seat: int | None) -> str:
+    """The role of a connection or token: ``player``, ``referee`` or ``spectator``."""
+    if seat is None:
+        return SPECTATOR_ROLE
+    return REFEREE_ROLE if seat == REFEREE else PLAYER_ROLE
+
+
+def clean_name(name: object, fallback: str) -> str:
+    """A display name: printable, single-line, at most 24 characters."""
+    if not isinstance(name, str):
+        return fallback
+    text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
+    return " ".join(text.split())[:24] or fallback
+
+
+class Listener(Protocol):
+    """A live connection watching a game (the WebSocket hub's ``Connection``)."""
+
+    #: The seat it speaks for, :data:`REFEREE` for the human referee, None: a spectator.
+    seat: int | None
+
+    def mark_dirty(self) -> None:
+        """The game changed: send a fresh update soon."""
+
+    async def close(self, code: int = 1000) -> None:
+        """Close the connection (the server is stopping)."""
+
+
+@dataclass
+class Seat:
+    """One seat at the table: a human (claimed by a token or still free) or a bot."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    token_hash: str | None = None
+    #: True while a bot plays for a human who went quiet (the human may reclaim it).
+    replaced: bool = False
+    #: Live WebSocket connections authenticated for this seat.
+    connections: int = 0
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == BOT or self.token_hash is not None
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == BOT
+
+    def record(self) -> SeatRecord:
+        return SeatRecord(
+            self.seat, self.kind, self.level, self.name, self.token_hash, self.replaced
+        )
+
+
+@dataclass(eq=False)
+class Game:
+    """A game in memory: the full engine state plus who sits where and who is watching."""
+
+    id: str
+    players: int
+    public: bool
+    title: str
+    #: When the game was created and last changed (epoch seconds of the server's clock).
+    created_at: float
+    updated_at: float
+    status: str
+    #: The engine's full state (the engine of :attr:`rules`).
+    state: Any
+    #: The seat each event of the log belongs to (None: public), parallel to its history.
+    actors: list[int | None]
+    seats: list[Seat]
+    #: The secret source the game's chance events are drawn from.
+    rng: random.Random
+    #: The rules engine this game is played with (see :mod:`alea.server.rules`).
+    rules: Rules
+    #: When the current decision began, for the idle takeover (server's clock).
+    turn_since: float
+    result: dict[str, Any] | None = None
+    #: The time limit in minutes (Dado Romano), or None: no limit.
+    time_limit: int | None = None
+    #: When the time limit runs out (epoch seconds of the server's clock), fixed when play
+    #: begins; None while the game is open or without a limit.
+    deadline: float | None = None
+    #: Who referees: ``software`` or ``human`` (Dado Romano only; see the module docstring).
+    referee: str = SOFTWARE
+    #: The human referee's name and token hash (None until the role is claimed).
+    referee_name: str = ""
+    referee_token: str | None = None
+    #: Live WebSocket connections authenticated as the human referee.
+    referee_connections: int = 0
+    #: The typed riddle or question and answer of the current mark, stored as given
+    #: (``{"key", "posed", "answer"}``; see :func:`alea.server.referee.exchange_json`).
+    exchange: dict[str, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Listener] = field(default_factory=set)
+    #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).
+    bot_task: asyncio.Task[None] | None = None
+    #: The bot object playing each seat, with the level it was made for.
+    bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
+    bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    #: Bumped on every change anyone may see (events, seats, presence): invalidates caches.
+    stamp: int = 0
+    #: Encoded snapshots by seat, each with the stamp it was built at (:mod:`.snapshot`).
+    seat_cache: dict[int, tuple[int, str]] = field(default_factory=dict)
+    shared_cache: tuple[int, str, str] | None = None
+
+    @property
+    def game_name(self) -> str:
+        """The name of the game played (``iacta``, ``romano``): the stored ``games.game``."""
+        return self.rules.name
+
+    @property
+    def version(self) -> int:
+        """How many events the log holds: the number clients quote with their actions."""
+        return len(self.state.history)
+
+    def to_move(self) -> int | None:
+        """The seat whose decision is next, or None (chance never waits; terminal; referee)."""
+        player = self.state.current_player()
+        return player if player >= 0 else None
+
+    @property
+    def human_referee(self) -> bool:
+        """Whether a person referees this game (a role besides the seats)."""
+        return self.referee == HUMAN_REFEREE
+
+    @property
+    def referee_ready(self) -> bool:
+        """Whether play may begin as far as the referee goes (software, or the role claimed)."""
+        return not self.human_referee or self.referee_token is not None
+
+    def all_claimed(self, but: int | None = None) -> bool:
+        """Whether every seat (except ``but``) and the referee role are taken: play may begin."""
+        return self.referee_ready and all(s.claimed for s in self.seats if s.seat != but)
+
+    def referee_to_move(self) -> bool:
+        """Whether the game waits for the human referee to mark an answer."""
+        return (
+            self.status == ACTIVE and self.human_referee and self.rules.referee_to_move(self.state)
+        )
+
+    def decides(self, seat: int | None) -> bool:
+        """Whether ``seat`` (or :data:`REFEREE`) is to decide now as a person (legal shown)."""
+        if seat is None or self.status != ACTIVE:
+            return False
+        if seat == REFEREE:
+            return self.referee_to_move()
+        return self.to_move() == seat and not self.seats[seat].bot_plays
+
+    def legal_for(self, seat: int | None) -> list[str]:
+        """The legal actions shown to ``seat``: its own decision's, else none."""
+        if not self.decides(seat):
+            return []
+        return [str(a) for a in self.state.legal_actions()]
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat``; the referee sees the public table, like a spectator."""
+        return self.rules.view(self.state, None if seat == REFEREE else seat)
+
+    def log_entries(self, seat: int | None, start: int) -> list[list[Any]]:
+        """``[event, actor]`` pairs of the log as ``seat`` may see it, from ``start`` on."""
+        shown = self.rules.log(self.state, None if seat == REFEREE else seat)
+        return [[e, a] for e, a in zip(shown[start:], self.actors[start:], strict=True)]
+
+    def current_exchange(self) -> dict[str, Any]:
+        """The stored exchange if it is about the item asked now, else ``{}``.
+
+        The exchange lives only as long as its mark: one stored for an earlier
+        item (another key) is out of date.
+        """
+        key = self.rules.exchange_key(self.state)
+        stored = self.exchange
+        return stored if stored and key is not None and stored.get("key") == key else {}
+
+    def takeover_at(self, clock: Clock) -> float | None:
+        """When others may hand the seat to move to a bot (None: not a human's turn)."""
+        seat = self.to_move()
+        if self.status != ACTIVE or seat is None or self.seats[seat].bot_plays:
+            return None
+        return clock.takeover_at(self.turn_since)
+
+    def begin(self, deadline: float | None, now: float) -> None:
+        """Play begins (every seat, and a human referee role, is taken): the game is
+        active, the first decision's idle clock starts, and so does the time limit."""
+        self.status = ACTIVE
+        self.deadline = deadline
+        self.turn_since = now
+
+    def changed(self) -> None:
+        """Invalidate cached messages and wake every connection."""
+        self.stamp += 1
+        for conn in self.connections:
+            conn.mark_dirty()
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat ``token`` belongs to, :data:`REFEREE` for the referee's, or None."""
+        for s in self.seats:
+            if auth.token_matches(token, s.token_hash):
+                return s.seat
+        if auth.token_matches(token, self.referee_token):
+            return REFEREE
+        return None
+
+    def authenticate(self, token: object) -> int:
+        """The seat ``token`` belongs to (:data:`REFEREE` for the referee), or ``bad_token``."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            raise ServerError("bad_token", 403)
+        seat = self.seat_for_token(token)
+        if seat is None:
+            raise ServerError("bad_token", 403)
+        return seat
+
+    # ------------------------------------------------------------- presence
+
+    def attach(self, conn: Listener, seat: int | None) -> None:
+        """Count ``conn`` as watching (as ``seat``, the referee, or a spectator)."""
+        if conn in self.connections:
+            self._count(conn.seat, -1)
+        self.connections.add(conn)
+        conn.seat = seat
+        self._count(seat, 1)
+        self.changed()
+
+    def detach(self, conn: Listener) -> None:
+        """``conn`` has gone."""
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        self._count(conn.seat, -1)
+        self.changed()
+
+    def _count(self, seat: int | None, delta: int) -> None:
+        """Move the live-connection count of ``seat`` (or of the referee) by ``delta``."""
+        if seat == REFEREE:
+            self.referee_connections += delta
+        elif seat is not None:
+            self.seats[seat].connections += delta

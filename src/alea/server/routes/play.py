@@ -1,0 +1,59 @@
+"""Play: what a seat sees, its moves, the referee's typed exchange, and the WebSocket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Header, WebSocket
+
+from alea.server.hub import serve_socket
+from alea.server.routes.common import ERRORS, Server, acting_seat, bearer
+from alea.server.schemas import ActedOut, ActionIn, SayIn, StateOut
+from alea.server.service import GameServer
+from alea.server.snapshot import state
+
+router = APIRouter(tags=["play"])
+
+
+@router.get("/api/games/{game_id}/state", response_model=StateOut, responses=ERRORS)
+async def game_state(
+    game_id: str, server: Server, authorization: str | None = Header(None)
+) -> dict[str, Any]:
+    """The view of the seat whose token is given (a spectator's view without one)."""
+    game = await server.get(game_id)
+    token = bearer(authorization)
+    seat = None if token is None else game.authenticate(token)
+    return state(game, seat, server.clock)
+
+
+@router.post("/api/games/{game_id}/actions", response_model=ActedOut, responses=ERRORS)
+async def post_action(
+    game_id: str, body: ActionIn, server: Server, authorization: str | None = Header(None)
+) -> dict[str, Any]:
+    """Make a move (the same rules as the WebSocket ``action`` message)."""
+    game = await server.get(game_id)
+    seat = acting_seat(game, authorization)
+    index, version = await server.core.act(game, seat, body.action, body.version)
+    return {"index": index, "version": version, "state": state(game, seat, server.clock)}
+
+
+@router.post("/api/games/{game_id}/say", response_model=StateOut, responses=ERRORS)
+async def say(
+    game_id: str, body: SayIn, server: Server, authorization: str | None = Header(None)
+) -> dict[str, Any]:
+    """Type the riddle or question (referee) or the answer (the answering player).
+
+    The same rules as the WebSocket ``say`` message: only while an answer
+    awaits the human referee's mark.
+    """
+    game = await server.get(game_id)
+    seat = acting_seat(game, authorization)
+    await server.referee.say(game, seat, body.text)
+    return state(game, seat, server.clock)
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    """Real-time play: the protocol of docs/server.md, one connection per socket."""
+    server: GameServer = websocket.app.state.server
+    await serve_socket(websocket, server, game_id)

@@ -1,0 +1,284 @@
+"""Who sits where: the table a creator asks for, claims, bots filling in, takeover,
+reclaim, and the loop that plays the bots' turns.
+
+Every change here is stored before anyone hears of it, through the commit
+path's :meth:`~alea.server.core.Core.seat_change` (which also begins play
+when a change completes the table). Bots are driven like in every other
+driver of the project: :func:`alea.bots.ask` shows the bot only its seat's
+view and checks its answer; the chosen move then goes through
+:meth:`~alea.server.core.Core.act` like a person's, so a bot can do nothing a
+player could not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from alea import bots
+from alea.server import auth
+from alea.server.core import Core
+from alea.server.errors import ServerError
+from alea.server.room import ACTIVE, BOT, FINISHED, HUMAN, OPEN, Game, Seat, clean_name
+from alea.server.rules import REFEREE, Rules
+from alea.server.writes import op_update_seats
+
+log = logging.getLogger("alea.server")
+
+#: Default names of bots, by seat: Romans of the late Republic.
+BOT_NAMES: Final = ("Cicero", "Livia", "Brutus", "Cornelia", "Cassius", "Octavia")
+#: The level a bot gets when nobody says.
+DEFAULT_LEVEL: Final = "medium"
+
+
+def check_level(level: object) -> str:
+    """``level`` if it is a bot level players may choose (``alea.bots.LEVELS``)."""
+    if not isinstance(level, str) or level not in bots.LEVELS:
+        raise ServerError("bad_request", 422, detail=f"unknown bot level {level!r}")
+    return level
+
+
+@dataclass
+class SeatSpec:
+    """What the creator asks for one seat."""
+
+    kind: str = HUMAN
+    level: str | None = None
+    name: str = ""
+
+
+def seat_table(rules: Rules, specs: list[SeatSpec]) -> list[Seat]:
+    """The seats of a new game of ``rules`` as the creator asked for them (all free)."""
+    lo, hi = rules.min_players, rules.max_players
+    if not lo <= len(specs) <= hi:
+        raise ServerError("bad_request", 422, detail=f"a game has {lo} to {hi} seats")
+    seats: list[Seat] = []
+    for i, spec in enumerate(specs):
+        if spec.kind == BOT:
+            level = check_level(spec.level or DEFAULT_LEVEL)
+            seats.append(Seat(i, BOT, level, clean_name(spec.name, BOT_NAMES[i])))
+        elif spec.kind == HUMAN:
+            seats.append(Seat(i, HUMAN, None, clean_name(spec.name, "")))
+        else:
+            raise ServerError("bad_request", 422, detail=f"unknown seat kind {spec.kind!r}")
+    return seats
+
+
+def sit_creator(seats: list[Seat], claim: int, name: str) -> str:
+    """Seat the creator in the human seat ``claim`` of a new game; return its token."""
+    if not 0 <= claim < len(seats) or seats[claim].kind != HUMAN:
+        raise ServerError("bad_request", 422, detail="the creator must claim a human seat")
+    token = auth.new_token()
+    seats[claim].token_hash = auth.hash_token(token)
+    seats[claim].name = clean_name(name, seats[claim].name or f"Player {claim + 1}")
+    return token
+
+
+class Seating:
+    """Claims, bots filling in, takeover and reclaim of one server's games, and its bots."""
+
+    def __init__(
+        self,
+        core: Core,
+        *,
+        bot_delay: float,
+        takeover_level: str,
+        bot_factory: Callable[[str], bots.Bot] | None = None,
+    ) -> None:
+        self.core = core
+        self.bot_delay = bot_delay
+        self.takeover_level = takeover_level
+        self.bot_factory: Callable[[str], bots.Bot] = bot_factory or bots.make
+        self._closing = False
+        core.followers.append(self.schedule_bots)
+
+    async def claim(self, game: Game, seat: int, name: object) -> str:
+        """Give the free human seat ``seat`` to whoever asks first; return its token."""
+        async with game.lock:
+            if not 0 <= seat < game.players:
+                raise ServerError("no_such_seat", 404, seat=seat)
+            target = game.seats[seat]
+            if target.claimed:
+                raise ServerError("seat_taken", 409, seat=seat)
+            if game.status == FINISHED:
+                raise ServerError("game_over", 409)
+            token = auth.new_token()
+            updated = Seat(
+                seat,
+                HUMAN,
+                None,
+                clean_name(name, f"Player {seat + 1}"),
+                auth.hash_token(token),
+                connections=target.connections,
+            )
+
+            def sit() -> None:
+                game.seats[seat] = updated
+
+            await self.core.seat_change(
+                game,
+                lambda status, deadline: op_update_seats(
+                    game.id, [updated.record()], status=status, deadline=deadline, now=self._now()
+                ),
+                sit,
+                begins=game.all_claimed(but=seat),
+            )
+        return token
+
+    async def fill_with_bots(self, game: Game, by_seat: int, level: str) -> None:
+        """Seat bots in every free seat so the game can start now (a seated human or referee)."""
+        check_level(level)
+        async with game.lock:
+            if game.status != OPEN:
+                raise ServerError("not_allowed", 409, detail="the game has already started")
+            added = [
+                Seat(s.seat, BOT, level, BOT_NAMES[s.seat]) for s in game.seats if not s.claimed
+            ]
+
+            def sit() -> None:
+                for s in added:
+                    game.seats[s.seat] = s
+
+            await self.core.seat_change(
+                game,
+                lambda status, deadline: op_update_seats(
+                    game.id,
+                    [s.record() for s in added],
+                    status=status,
+                    deadline=deadline,
+                    now=self._now(),
+                ),
+                sit,
+                # Bots never referee: without its human referee the game stays open.
+                begins=game.referee_ready,
+            )
+        log.info("game %s: seat %d filled %d seats with bots", game.id, by_seat, len(added))
+
+    async def takeover(self, game: Game, by_seat: int, seat: object, level: object) -> None:
+        """Hand the quiet human ``seat`` to a bot (asked by another seated player)."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ServerError("malformed", detail="'seat' must be a seat number")
+        chosen = check_level(self.takeover_level if level is None else level)
+        clock = self.core.clock
+        async with game.lock:
+            if not 0 <= seat < game.players:
+                raise ServerError("no_such_seat", 404, seat=seat)
+            if seat == by_seat:
+                raise ServerError(
+                    "not_allowed",
+                    409,
+                    detail="hand your own seat over by leaving; others may take it",
+                )
+            if game.status != ACTIVE:
+                raise ServerError("not_allowed", 409, detail="the game is not being played")
+            target = game.seats[seat]
+            if target.kind != HUMAN:
+                raise ServerError("not_human_seat", 409, seat=seat)
+            at = game.takeover_at(clock)
+            if game.to_move() != seat or at is None or clock.now() < at:
+                raise ServerError("not_idle", 409, seat=seat, seconds=int(clock.idle_timeout))
+            updated = Seat(
+                seat, BOT, chosen, target.name, target.token_hash, True, target.connections
+            )
+            await self.core.write(op_update_seats(game.id, [updated.record()], now=self._now()))
+            game.seats[seat] = updated
+            self.core.notify(game)
+        log.info("game %s: seat %d handed seat %d to a bot", game.id, by_seat, seat)
+
+    async def reclaim(self, game: Game, seat: int) -> None:
+        """Give a seat that a bot took over back to its human."""
+        if seat == REFEREE:
+            raise ServerError("not_allowed", 409, detail="no bot ever plays for the referee")
+        async with game.lock:
+            target = game.seats[seat]
+            if not target.replaced:
+                raise ServerError("not_allowed", 409, detail="no bot is playing for you")
+            updated = Seat(
+                seat, HUMAN, None, target.name, target.token_hash, False, target.connections
+            )
+            await self.core.write(op_update_seats(game.id, [updated.record()], now=self._now()))
+            game.seats[seat] = updated
+            game.turn_since = self._now()
+            self.core.notify(game)
+
+    def _now(self) -> float:
+        return self.core.clock.now()
+
+    # ------------------------------------------------------------------ bots
+
+    def schedule_bots(self, game: Game) -> None:
+        """Start the game's bot loop if a bot is to move and none is running."""
+        if self._closing or game.status != ACTIVE:
+            return
+        if game.bot_task is not None and not game.bot_task.done():
+            return
+        seat = game.to_move()
+        if seat is None or not game.seats[seat].bot_plays:
+            return
+        game.bot_task = asyncio.get_running_loop().create_task(
+            self._bot_loop(game), name=f"bots-{game.id}"
+        )
+
+    def _bot(self, game: Game, seat: int) -> bots.Bot:
+        """The bot for ``seat`` at its current level (made once, kept for the game)."""
+        level = game.seats[seat].level or DEFAULT_LEVEL
+        found = game.bots.get(seat)
+        if found is not None and found[0] == level:
+            return found[1]
+        bot = game.rules.bot(level) or self.bot_factory(level)
+        game.bots[seat] = (level, bot)
+        return bot
+
+    async def _bot_loop(self, game: Game) -> None:
+        """Play every consecutive bot turn, each after the configured delay."""
+        try:
+            while not self._closing and game.status == ACTIVE:
+                seat = game.to_move()
+                if seat is None or not game.seats[seat].bot_plays:
+                    return
+                await asyncio.sleep(self.bot_delay)
+                seat = game.to_move()
+                if game.status != ACTIVE or seat is None or not game.seats[seat].bot_plays:
+                    return
+                # The state is never changed in place (the commit path swaps in a copy), so
+                # the bot may think in a worker thread while the game goes on.
+                state, version = game.state, game.version
+                bot = self._bot(game, seat)
+                try:
+                    choice = await asyncio.to_thread(bots.ask, bot, state, game.bot_rng)
+                except Exception:
+                    choice = state.legal_actions()[0]
+                    log.exception(
+                        "game %s: bot for seat %d failed; playing %s", game.id, seat, choice
+                    )
+                if game.version != version:
+                    continue
+                try:
+                    await self.core.act(game, seat, str(choice), version)
+                except ServerError as err:
+                    if err.code == "storage_error":
+                        await asyncio.sleep(1.0)
+                    elif err.code not in ("stale_version", "not_your_turn"):
+                        log.error("game %s: bot move %s refused: %s", game.id, choice, err)
+                        return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: bot loop crashed", game.id)
+        finally:
+            if game.bot_task is asyncio.current_task():
+                game.bot_task = None
+
+    async def stop(self) -> None:
+        """Stop every bot loop (the server is stopping)."""
+        self._closing = True
+        tasks = [g.bot_task for g in self.core.games.values() if g.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

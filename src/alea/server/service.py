@@ -1,0 +1,153 @@
+"""The game server of one process: its parts put together, started and stopped.
+
+:class:`GameServer` is the one object the HTTP routes and the WebSocket hub
+talk to. It owns nothing but the wiring: the games in memory and the commit
+path (:attr:`GameServer.core`), seats and bots (:attr:`GameServer.seats`), the
+human referee (:attr:`GameServer.referee`) and the one clock
+(:attr:`GameServer.clock`). Creating a game is assembled here because it
+touches all of them: the seats asked for, the referee role, the time limit,
+then the commit path stores it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from alea.server import auth
+from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
+from alea.server.config import Settings
+from alea.server.core import Core
+from alea.server.errors import ServerError
+from alea.server.referee import Refereeing, check_referee, new_referee
+from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
+from alea.server.rules import DEFAULT_GAME, SOFTWARE, rules_for
+from alea.server.seats import Seating, SeatSpec, seat_table, sit_creator
+from alea.server.storage import Store
+from alea.server.tables import StorageError
+
+log = logging.getLogger("alea.server")
+
+
+@dataclass
+class Created:
+    """A new game, and the creator's seat and token if the creator sat down.
+
+    ``role`` says what the token is for: ``player`` (``seat`` is theirs),
+    ``referee`` (the human referee; ``seat`` is None) or ``spectator`` (no token).
+    """
+
+    game: Game
+    seat: int | None
+    token: str | None
+    role: str = SPECTATOR_ROLE
+
+
+class GameServer:
+    """Every game of one server process, its store, its clock and its bots."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.clock = Clock(settings.clock, settings.idle_timeout)
+        self.core = Core(settings, store, self.clock)
+        self.seats = Seating(
+            self.core,
+            bot_delay=settings.bot_delay,
+            takeover_level=settings.takeover_level,
+            bot_factory=settings.bot_factory,
+        )
+        self.referee = Refereeing(self.core)
+
+    @property
+    def games(self) -> dict[str, Game]:
+        """Every game in memory, by id."""
+        return self.core.games
+
+    async def get(self, game_id: str) -> Game:
+        """The game ``game_id`` (``no_such_game`` if there is none)."""
+        return await self.core.get(game_id)
+
+    # ------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        """Start the writer, rebuild every unfinished game from its log, watch the deadlines."""
+        self.store.start()
+        records = await asyncio.to_thread(self.store.load_unfinished)
+        for record in records:
+            try:
+                game = self.core.rebuild(record)
+            except (ValueError, StorageError, KeyError) as err:
+                log.error("game %s cannot be rebuilt from its log: %s", record.id, err)
+                continue
+            self.games[game.id] = game
+        for game in list(self.games.values()):
+            if game.state.is_chance():
+                # Never happens with logs this server wrote (chance is committed with the
+                # action before it), but a log cut short by hand must not hang the game.
+                await self.core.advance_chance(game)
+            self.core.notify(game)
+        self.core.deadlines.start()
+        log.info("rebuilt %d unfinished games", len(records))
+
+    async def stop(self) -> None:
+        """Stop the deadline watcher and the bots, close connections and flush the store."""
+        await self.seats.stop()  # first, so that nothing starts a bot loop any more
+        await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
+        for game in self.games.values():
+            for conn in list(game.connections):
+                await conn.close(1001)
+        await self.store.close()
+
+    # -------------------------------------------------------------- creation
+
+    async def create(
+        self,
+        specs: list[SeatSpec],
+        *,
+        public: bool = True,
+        title: str = "",
+        claim: int | None = None,
+        name: str = "",
+        game_name: str = DEFAULT_GAME,
+        time_limit: TimeLimit = DEFAULT,
+        referee: str = SOFTWARE,
+        as_referee: bool = False,
+    ) -> Created:
+        """Create a game: seats, the set-up chance events, and the creator's seat if any.
+
+        ``time_limit`` is in minutes (:data:`DEFAULT`: the game's default; 0 or None: no
+        limit); its clock starts when play begins, i.e. when every seat is taken.
+        ``referee`` is ``software`` or ``human`` (Dado Romano only); with ``as_referee``
+        the creator takes the referee role (and no seat: the referee is not a player).
+        """
+        try:
+            rules = rules_for(game_name)
+        except KeyError:
+            raise ServerError("bad_request", 422, detail=f"unknown game {game_name!r}") from None
+        limit = time_limit_for(rules, time_limit)
+        check_referee(rules, referee, as_referee=as_referee, claim=claim)
+        seats = seat_table(rules, specs)
+        token: str | None = None
+        role = SPECTATOR_ROLE
+        referee_name = ""
+        referee_token: str | None = None
+        if as_referee:
+            token, referee_token, referee_name = new_referee(name)
+            role = REFEREE_ROLE
+        if claim is not None:
+            token = sit_creator(seats, claim, name)
+            role = PLAYER_ROLE
+        game = await self.core.create(
+            auth.new_game_id(),
+            rules,
+            seats,
+            public=public,
+            title=clean_name(title, "")[:80],
+            time_limit=limit,
+            referee=referee,
+            referee_name=referee_name,
+            referee_token=referee_token,
+        )
+        return Created(game, claim, token, role)
