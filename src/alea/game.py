@@ -239,6 +239,15 @@ class GameState(Protocol[ActionT, OutcomeT]):
         """:attr:`history` as ``seat`` may see it (same length; hidden events redacted)."""
         ...
 
+    def replay_view(self, step: int | None = None, /) -> dict[str, Any]:
+        """The table after the first ``step`` events of this finished game (default: all of
+        them), nothing hidden: shaped like a spectator's :meth:`view` (``seat`` None), with
+        every seat's secrets shown. For replays, once no secret is left to keep.
+
+        ValueError while the game is not over, or for a step outside 0 to ``len(history)``.
+        """
+        ...
+
     # ---------------------------------------------------------------- records, JSON
 
     def record(self) -> dict[str, Any]:

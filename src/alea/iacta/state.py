@@ -916,6 +916,12 @@ class State:
 
         return log(self, seat)
 
+    def replay_view(self, step: int | None = None) -> dict[str, Any]:
+        """The table after ``step`` events of this finished game, every hand shown."""
+        from alea.iacta.views import replay_view
+
+        return replay_view(self, step)
+
     def to_json(self) -> dict[str, Any]:
         """The full state (hidden parts included) as JSON-ready data; see :meth:`from_json`."""
         from alea.iacta.records import state_to_json

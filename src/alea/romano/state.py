@@ -558,6 +558,13 @@ class State:
         """The history as ``seat`` may see it: all of it (the answers live in the bank)."""
         return list(self.history)
 
+    def replay_view(self, step: int | None = None) -> dict[str, Any]:
+        """The table after ``step`` events of this finished game: a spectator's view, since
+        nothing at the table is hidden (the answers live in the bank)."""
+        from alea.romano.records import replay_to
+
+        return replay_to(self, step).view(None)
+
     def record(self) -> dict[str, Any]:
         """The game record (:func:`alea.game.make_record`): options and every move in order."""
         from alea.romano.records import record

@@ -9,7 +9,7 @@ modules, one job each, are mapped in docs/architecture-server.md.
 
 The public entry point is :func:`create_app`; ``alea serve`` wraps it. Both
 names are loaded on first use, so that importing one part of the server (the
-adapter :mod:`alea.server.rules`, say) does not load the web framework.
+hosted games, :mod:`alea.server.games`, say) does not load the web framework.
 """
 
 from __future__ import annotations
