@@ -235,8 +235,10 @@ class GameState(Protocol[ActionT, OutcomeT]):
         """
         ...
 
-    def log(self, seat: int | None, /) -> list[str]:
-        """:attr:`history` as ``seat`` may see it (same length; hidden events redacted)."""
+    def log(self, seat: int | None, start: int = 0, /) -> list[str]:
+        """:attr:`history` from entry ``start`` on, as ``seat`` may see it (one entry per
+        event; hidden events redacted). A server sends each seat only the entries it has not
+        had yet, so ``start`` spares it redacting the whole game at every move."""
         ...
 
     def replay_view(self, step: int | None = None, /) -> dict[str, Any]:

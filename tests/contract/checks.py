@@ -192,7 +192,10 @@ def _check_views_and_logs(info: GameInfo, state: AnyState) -> None:
         json.dumps(view)  # JSON-ready
         assert view["game"] == info.game and view["players"] == state.players
         assert view["seat"] == seat
-        assert len(state.log(seat)) == n, "a log entry for every event"
+        full = state.log(seat)
+        assert len(full) == n, "a log entry for every event"
+        for start in (n // 2, n):
+            assert state.log(seat, start) == full[start:], "a log from an entry is its tail"
     shown = state.view(None)["result"]
     result = state.result()
     if result is None:

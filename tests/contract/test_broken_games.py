@@ -54,8 +54,8 @@ class LeakyView(toy.State):
 
 
 class LeakyLog(toy.State):
-    def log(self, seat: int | None) -> list[str]:
-        return list(self.history)  # others' deals shown
+    def log(self, seat: int | None, start: int = 0) -> list[str]:
+        return self.history[start:]  # others' deals shown
 
 
 class SharedClone(toy.State):

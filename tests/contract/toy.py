@@ -215,12 +215,12 @@ class State:
         shown["hands"] = list(position.hands)
         return shown
 
-    def log(self, seat: int | None) -> list[str]:
+    def log(self, seat: int | None, start: int = 0) -> list[str]:
         shown = list(self.history)
         for index, owner in self.private.items():
             if owner != seat:
                 shown[index] = f"{shown[index].partition(':')[0]}:{HIDDEN}"
-        return shown
+        return shown[start:]
 
     # ------------------------------------------------------------ records, JSON
 

@@ -209,8 +209,8 @@ class Game:
 
     def log_entries(self, seat: int | None, start: int) -> list[list[Any]]:
         """``[event, actor]`` pairs of the log as ``seat`` may see it, from ``start`` on."""
-        shown = self.state.log(None if seat == REFEREE else seat)
-        return [[e, a] for e, a in zip(shown[start:], self.actors[start:], strict=True)]
+        shown = self.state.log(None if seat == REFEREE else seat, start)
+        return [[e, a] for e, a in zip(shown, self.actors[start:], strict=True)]
 
     def current_exchange(self) -> dict[str, Any]:
         """The stored exchange if it is about the item asked now, else ``{}``.
