@@ -49,7 +49,8 @@ class RandomBot:
 
 
 def bot_factory() -> Any:
-    """``alea.bots.make`` when the bots layer works here, else :class:`RandomBot` (tests only)."""
+    """``alea.bots.for_game`` when the bots layer works here, else :class:`RandomBot` (tests
+    only)."""
     try:
         from alea import bots
 
@@ -57,12 +58,12 @@ def bot_factory() -> Any:
         if not hasattr(probe, "act"):
             raise TypeError("no act")
     except Exception:
-        return lambda level: RandomBot()
-    return bots.make
+        return lambda game, level: RandomBot()
+    return bots.for_game
 
 
-def quick_bots(level: str) -> RandomBot:
-    """The fastest possible bot, for tests about the server rather than about play."""
+def quick_bots(game: str, level: str) -> RandomBot:
+    """The fastest possible bot of any game, for tests about the server rather than play."""
     return RandomBot()
 
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from alea.bots import Bot
 
-#: ``make(level)`` -> a bot; the default is :func:`alea.bots.make`.
-BotFactory = Callable[[str], Bot]
+#: ``factory(game, level)`` -> a bot for the game of that short name; the default is
+#: :func:`alea.bots.for_game`.
+BotFactory = Callable[[str, str], Bot]
 
 
 def default_database_url(directory: Path | None = None) -> str:
@@ -48,7 +49,7 @@ class Settings:
     idle_timeout: float = 90.0
     #: Default difficulty for seats handed to a bot.
     takeover_level: str = "medium"
-    #: ``level -> bot``; None means :func:`alea.bots.make`.
+    #: ``(game, level) -> bot``; None means :func:`alea.bots.for_game`.
     bot_factory: BotFactory | None = None
     chance_rng: Callable[[], random.Random] = _system_random
     #: SQLite ``synchronous`` pragma: FULL survives power loss too; NORMAL survives

@@ -27,8 +27,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from alea.server import i18n
 from alea.server.errors import ServerError
+from alea.server.games import REFEREE
 from alea.server.room import Game, role_name
-from alea.server.rules import REFEREE
 from alea.server.service import GameServer
 from alea.server.snapshot import update_message
 

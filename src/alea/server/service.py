@@ -20,9 +20,9 @@ from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
 from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.errors import ServerError
+from alea.server.games import DEFAULT_GAME, SOFTWARE, hosted
 from alea.server.referee import Refereeing, check_referee, new_referee
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
-from alea.server.rules import DEFAULT_GAME, SOFTWARE, rules_for
 from alea.server.seats import Seating, SeatSpec, seat_table, sit_creator
 from alea.server.storage import Store
 from alea.server.tables import StorageError
@@ -123,12 +123,12 @@ class GameServer:
         the creator takes the referee role (and no seat: the referee is not a player).
         """
         try:
-            rules = rules_for(game_name)
+            info = hosted(game_name)
         except KeyError:
             raise ServerError("bad_request", 422, detail=f"unknown game {game_name!r}") from None
-        limit = time_limit_for(rules, time_limit)
-        check_referee(rules, referee, as_referee=as_referee, claim=claim)
-        seats = seat_table(rules, specs)
+        limit = time_limit_for(info, time_limit)
+        check_referee(info, referee, as_referee=as_referee, claim=claim)
+        seats = seat_table(info, specs)
         token: str | None = None
         role = SPECTATOR_ROLE
         referee_name = ""
@@ -141,7 +141,7 @@ class GameServer:
             role = PLAYER_ROLE
         game = await self.core.create(
             auth.new_game_id(),
-            rules,
+            info,
             seats,
             public=public,
             title=clean_name(title, "")[:80],

@@ -42,7 +42,7 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def seat_of(game: Game, authorization: str | None) -> int:
-    """The seat (or :data:`~alea.server.rules.REFEREE`) the bearer token opens."""
+    """The seat (or :data:`~alea.server.games.REFEREE`) the bearer token opens."""
     return game.authenticate(bearer(authorization))
 
 
