@@ -56,6 +56,15 @@ class Settings:
     sqlite_synchronous: str = "FULL"
     #: Largest WebSocket text message accepted from a client, in characters.
     max_message: int = 4096
+    #: Largest WebSocket frame uvicorn accepts (``ws_max_size``), in bytes: bigger frames
+    #: close the socket (1009) before they are read in full.
+    max_frame: int = 64 * 1024
+    #: Largest HTTP request body, in bytes: larger ones are refused with 413 before they
+    #: are read in full (the biggest legitimate body is about 2 KB).
+    max_body: int = 64 * 1024
+    #: Seconds a connection's queued replies may stay undelivered before it is dropped
+    #: as a client that does not read (while they wait, its messages are not read).
+    slow_client_timeout: float = 10.0
     #: How many finished games to keep in memory for views and replays.
     finished_cache: int = 256
     #: Access log lines from uvicorn (off for benchmarks).
