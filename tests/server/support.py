@@ -141,7 +141,7 @@ class LiveServer:
         self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=64 * 1024)
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=settings.max_frame)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True

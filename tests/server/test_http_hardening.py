@@ -109,3 +109,45 @@ def test_a_nul_in_the_socket_path_is_an_unknown_game(server: LiveServer) -> None
         return None if closed.value.rcvd is None else closed.value.rcvd.code
 
     assert asyncio.run(run()) == 4404
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(server: LiveServer) -> None:
+    base, limit = server.base, server.settings.max_body
+    # Declared too large: refused on the header alone.
+    big = b'{"seats": [' + b" " * (limit + 10) + b"]}"
+    declared = httpx.post(
+        f"{base}/api/games", content=big, headers={"Content-Type": "application/json"}
+    )
+    body = refusal(declared, 413, "too_large")
+    assert str(limit) in body["error"]["detail"]
+
+    # Streamed without a length (chunked): counted as it arrives and refused at the limit
+    # (the client still sends it all before it reads the answer; the server discards it).
+    def chunks() -> Iterator[bytes]:
+        yield b'{"seats": ['
+        for _ in range(5 * 1024):
+            yield b" " * 1024
+
+    streamed = httpx.post(
+        f"{base}/api/games", content=chunks(), headers={"Content-Type": "application/json"}
+    )
+    refusal(streamed, 413, "too_large")
+    # A body within the limit is served as before.
+    assert httpx.get(f"{base}/api/health").status_code == 200
+    create_game(base, [{"kind": "human"}, {"kind": "bot"}])
+
+
+def test_socket_frames_over_the_limit_close_the_socket(sqlite_db: Database) -> None:
+    settings = Settings(database_url=sqlite_db.url, bot_factory=quick_bots, max_frame=8192)
+
+    async def run(live: LiveServer, game_id: str) -> int | None:
+        async with websockets.connect(f"{live.ws_base}/ws/games/{game_id}") as ws:
+            await ws.send("x" * 20_000)
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                while True:
+                    await ws.recv()
+        return None if closed.value.rcvd is None else closed.value.rcvd.code
+
+    with LiveServer(settings) as live:
+        created = create_game(live.base, [{"kind": "human"}, {"kind": "human"}])
+        assert asyncio.run(run(live, created["game"]["id"])) == 1009

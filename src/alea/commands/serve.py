@@ -81,7 +81,7 @@ def register(app: typer.Typer) -> None:
             create_app(settings),
             log_level=log_level.lower(),
             access_log=access_log,
-            ws_max_size=64 * 1024,
+            ws_max_size=settings.max_frame,
             ws=ws,
             ws_per_message_deflate=False,
             ws_ping_interval=20.0,

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import alea
 from alea.server import i18n
+from alea.server.bodylimit import BodyLimit
 from alea.server.config import Settings
 from alea.server.errors import ServerError, error_body
 from alea.server.routes import lobby, pages, play, replay, seats
@@ -91,6 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
         lifespan=lifespan,
     )
+    # Outermost: a body over the limit is refused before anything reads it in full.
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.state.server = server
     app.state.settings = settings
 

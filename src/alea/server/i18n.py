@@ -125,8 +125,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "it": "Questo indirizzo non risponde a quel metodo: {detail}",
     },
     "too_large": {
-        "en": "The request is too large: at most {limit} bytes.",
-        "it": "La richiesta è troppo grande: al massimo {limit} byte.",
+        "en": "The request is too large: {detail}.",
+        "it": "La richiesta è troppo grande: {detail}.",
     },
     "rate_limited": {
         "en": "Too many requests: try again in {retry_after} s.",
