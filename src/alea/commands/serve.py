@@ -33,6 +33,9 @@ def register(app: typer.Typer) -> None:
         idle_timeout: float = typer.Option(
             90.0, help="Seconds of silence on a turn before others may hand the seat to a bot."
         ),
+        bot_processes: int = typer.Option(
+            2, help="Worker processes bots think in (0: one thread of the server's)."
+        ),
         sqlite_synchronous: str = typer.Option(
             "FULL", help="SQLite synchronous pragma: FULL (power-safe) or NORMAL (crash-safe)."
         ),
@@ -58,6 +61,7 @@ def register(app: typer.Typer) -> None:
             database_url=url,
             bot_delay=bot_delay,
             idle_timeout=idle_timeout,
+            bot_processes=bot_processes,
             sqlite_synchronous=sqlite_synchronous,
             access_log=access_log,
             tune_gc=True,

@@ -46,6 +46,9 @@ class Settings:
     bot_delay: float = 0.8
     #: Seconds a human may stay silent on their turn before others may hand the seat to a bot.
     idle_timeout: float = 90.0
+    #: Worker processes bots think in (:mod:`alea.server.botpool`): at most this many cores
+    #: go to bots however many tables play; 0 thinks in one dedicated thread instead.
+    bot_processes: int = 2
     #: Default difficulty for seats handed to a bot.
     takeover_level: str = "medium"
     #: ``level -> bot``; None means :func:`alea.bots.make`.

@@ -16,6 +16,7 @@ import logging
 from dataclasses import dataclass
 
 from alea.server import auth
+from alea.server.botpool import BotPool
 from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
 from alea.server.config import Settings
 from alea.server.core import Core
@@ -57,6 +58,7 @@ class GameServer:
             bot_delay=settings.bot_delay,
             takeover_level=settings.takeover_level,
             bot_factory=settings.bot_factory,
+            pool=BotPool(settings.bot_processes),
         )
         self.referee = Refereeing(self.core)
 
