@@ -35,6 +35,8 @@ def test_busy_bots_leave_the_request_path_alone(db: Database, processes: int) ->
         bot_delay=0.0,
         bot_factory=sleepy_bots,
         bot_processes=processes,
+        create_rate="",  # one client opens every table here
+        bot_tables_per_client=0,
         sqlite_synchronous="NORMAL",
     )
     with LiveServer(settings) as server, httpx.Client(base_url=server.base, timeout=30) as http:

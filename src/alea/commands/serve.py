@@ -36,6 +36,13 @@ def register(app: typer.Typer) -> None:
         bot_processes: int = typer.Option(
             2, help="Worker processes bots think in (0: one thread of the server's)."
         ),
+        create_rate: str = typer.Option(
+            "20/minute;200/hour",
+            help='New games per client address ("limits" notation; "" for no limit).',
+        ),
+        bot_tables_per_client: int = typer.Option(
+            8, help="Unfinished games with bots one client address may have (0: no limit)."
+        ),
         sqlite_synchronous: str = typer.Option(
             "FULL", help="SQLite synchronous pragma: FULL (power-safe) or NORMAL (crash-safe)."
         ),
@@ -62,6 +69,8 @@ def register(app: typer.Typer) -> None:
             bot_delay=bot_delay,
             idle_timeout=idle_timeout,
             bot_processes=bot_processes,
+            create_rate=create_rate,
+            bot_tables_per_client=bot_tables_per_client,
             sqlite_synchronous=sqlite_synchronous,
             access_log=access_log,
             tune_gc=True,

@@ -99,7 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, err: ServerError) -> JSONResponse:
-        return _error(request, err.code, err.status, err.detail, **err.params)
+        response = _error(request, err.code, err.status, err.detail, **err.params)
+        response.headers.update(err.headers)
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:

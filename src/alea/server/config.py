@@ -49,6 +49,11 @@ class Settings:
     #: Worker processes bots think in (:mod:`alea.server.botpool`): at most this many cores
     #: go to bots however many tables play; 0 thinks in one dedicated thread instead.
     bot_processes: int = 2
+    #: New games one client address may create, in the notation of the ``limits`` library
+    #: (moving window; ``""``: no limit). Past it, ``429 rate_limited`` with Retry-After.
+    create_rate: str = "20/minute;200/hour"
+    #: Unfinished games with bots one client address may have created at once (0: no limit).
+    bot_tables_per_client: int = 8
     #: Default difficulty for seats handed to a bot.
     takeover_level: str = "medium"
     #: ``level -> bot``; None means :func:`alea.bots.make`.

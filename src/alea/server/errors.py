@@ -22,6 +22,8 @@ class ServerError(Exception):
         self.status = status
         self.detail = detail
         self.params = params
+        #: Extra HTTP headers of the refusal (e.g. ``Retry-After``).
+        self.headers: dict[str, str] = {}
 
 
 def error_body(code: str, language: str, detail: Any = "", **params: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
 from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.errors import ServerError
+from alea.server.ratelimit import CreationLimits
 from alea.server.referee import Refereeing, check_referee, new_referee
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
 from alea.server.rules import DEFAULT_GAME, SOFTWARE, rules_for
@@ -61,6 +62,7 @@ class GameServer:
             pool=BotPool(settings.bot_processes),
         )
         self.referee = Refereeing(self.core)
+        self.limits = CreationLimits(settings.create_rate, settings.bot_tables_per_client)
 
     @property
     def games(self) -> dict[str, Game]:

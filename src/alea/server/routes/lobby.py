@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from alea.server.clock import DEFAULT
 from alea.server.errors import ServerError
-from alea.server.room import FINISHED, HUMAN
-from alea.server.routes.common import ERRORS, Server
+from alea.server.room import BOT, FINISHED, HUMAN
+from alea.server.routes.common import ERRORS, Server, client_of
 from alea.server.schemas import CreatedOut, CreateGameIn, GameInfo
 from alea.server.seats import SeatSpec
 from alea.server.snapshot import info
@@ -28,7 +28,7 @@ def links(game_id: str) -> dict[str, str]:
 
 
 @router.post("/api/games", response_model=CreatedOut, status_code=201, responses=ERRORS)
-async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
+async def create_game(body: CreateGameIn, server: Server, request: Request) -> dict[str, Any]:
     """Create a game; the creator gets a seat token unless ``sit`` is false.
 
     ``time_limit`` (Dado Romano, minutes): absent means the default of one hour,
@@ -38,6 +38,9 @@ async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
     the game starts when every seat and the referee role are taken.
     """
     specs = [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
+    client = client_of(request)
+    with_bots = any(s.kind == BOT for s in specs)
+    server.limits.admit(client, with_bots)
     claim = body.claim
     if body.as_referee:
         pass  # the referee takes no seat (an explicit claim too is refused as bad_referee)
@@ -57,6 +60,7 @@ async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
         referee=body.referee,
         as_referee=body.as_referee,
     )
+    server.limits.created(client, created.game, with_bots)
     return {
         "game": info(created.game),
         "seat": created.seat,
