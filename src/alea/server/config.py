@@ -54,6 +54,13 @@ class Settings:
     create_rate: str = "20/minute;200/hour"
     #: Unfinished games with bots one client address may have created at once (0: no limit).
     bot_tables_per_client: int = 8
+    #: Seconds after its last change (creation, a claim) an open game nobody completes is
+    #: deleted, unless a socket watches it (:mod:`alea.server.retention`).
+    open_game_ttl: float = 24 * 3600.0
+    #: Seconds an open game nobody asks for stays in memory (it stays on disk).
+    open_game_memory: float = 300.0
+    #: Seconds between two looks at which open games to expire or drop from memory.
+    retention_poll: float = 30.0
     #: Default difficulty for seats handed to a bot.
     takeover_level: str = "medium"
     #: ``level -> bot``; None means :func:`alea.bots.make`.

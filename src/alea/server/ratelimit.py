@@ -45,6 +45,7 @@ class CreationLimits:
 
     def admit(self, client: str, with_bots: bool) -> None:
         """Count one creation by ``client``, or refuse it (``rate_limited``, 429)."""
+        self.forget_idle()  # every creation: no finished game stays referenced from here
         if with_bots:
             self.admit_bots(client)
         for rate in self.rates:
@@ -56,8 +57,10 @@ class CreationLimits:
         """Refuse ``client`` one more table with bots while it has its fill of them."""
         if self.bot_tables <= 0:
             return
-        self.forget_idle()
-        if len(self._tables.get(client, ())) >= self.bot_tables:
+        playing = [g for g in self._tables.pop(client, ()) if g.status != FINISHED]
+        if playing:
+            self._tables[client] = playing
+        if len(playing) >= self.bot_tables:
             raise self._refusal(f"at most {self.bot_tables} unfinished games with bots", 60)
 
     def created(self, client: str, game: Game, with_bots: bool) -> None:

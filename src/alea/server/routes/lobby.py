@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from fastapi import APIRouter, Request
 
 from alea.server.clock import DEFAULT
 from alea.server.errors import ServerError
-from alea.server.room import BOT, FINISHED, HUMAN
+from alea.server.room import BOT, FINISHED, HUMAN, OPEN
 from alea.server.routes.common import ERRORS, Server, client_of
 from alea.server.schemas import CreatedOut, CreateGameIn, GameInfo
 from alea.server.seats import SeatSpec
@@ -76,6 +77,11 @@ async def list_games(server: Server, status: str | None = None, limit: int = 50)
     if status not in (None, "open", "active", "finished"):
         raise ServerError("bad_request", 422, detail="status is open, active or finished")
     limit = max(1, min(limit, 200))
+    if status in (None, OPEN):
+        # Open games live on disk and come into memory when asked for: ask for the newest.
+        for game_id in await asyncio.to_thread(server.store.list_open, limit):
+            with contextlib.suppress(ServerError):  # expired meanwhile
+                await server.get(game_id)
     found = [info(g) for g in server.core.lobby(status, limit)]
     if status == FINISHED and len(found) < limit:
         seen = {g["id"] for g in found}
