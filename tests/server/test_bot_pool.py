@@ -101,3 +101,29 @@ def test_the_pool_shows_a_bot_the_view_only_and_checks_its_answer() -> None:
             asyncio.run(pool.ask(Peeking(), state, rng))
     finally:
         pool.close()
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_the_real_bots_think_in_worker_processes(level: str) -> None:
+    """alea.bots' own bots, their actions pickled to a worker and back, play legal moves
+    (the server's loop would otherwise fall back to the first legal action, silently)."""
+    import asyncio
+
+    import alea.iacta as iacta
+    from alea import bots
+
+    state = iacta.new_game(players=3)
+    rng = random.Random(11)
+    pool = BotPool(1)
+    bot = bots.make(level)
+
+    async def play(decisions: int) -> None:
+        for _ in range(decisions):
+            while state.is_chance():
+                state.apply(state.sample_chance(rng))
+            state.apply(await pool.ask(bot, state, rng))
+
+    try:
+        asyncio.run(play(3 if level == "hard" else 12))
+    finally:
+        pool.close()

@@ -35,9 +35,21 @@ from alea.bots import Bot
 log = logging.getLogger("alea.server")
 
 
+def revive(action: Any) -> Any:
+    """``action`` as its engine makes it, after a trip through :mod:`pickle`.
+
+    An engine may keep facts about its action objects in tables of its own (Alea
+    Iacta Est's ``Action`` looks its kind and dice up by the interned object), which
+    a copy unpickled in a worker is not in: parsing its notation again gives the
+    engine's own object. Plain values are returned as they are.
+    """
+    parse = getattr(type(action), "parse", None)
+    return parse(str(action)) if callable(parse) else action
+
+
 def decide(bot: Bot, view: dict[str, Any], legal: list[Any], seed: int) -> Any:
     """The bot's choice among ``legal`` from ``view`` alone (runs in a worker)."""
-    return bot.act(view, legal, random.Random(seed))
+    return bot.act(view, [revive(a) for a in legal], random.Random(seed))
 
 
 class BotPool:
