@@ -32,7 +32,8 @@ class BodyTooLarge(HTTPException):
     """
 
     def __init__(self, limit: int) -> None:
-        super().__init__(413, detail=f"at most {limit} bytes")
+        # Closing the connection spares reading (and discarding) the rest of the body.
+        super().__init__(413, detail=f"at most {limit} bytes", headers={"Connection": "close"})
 
 
 class BodyLimit:
