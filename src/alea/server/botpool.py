@@ -62,8 +62,14 @@ class BotPool:
     def _pool(self) -> Executor:
         if self._executor is None:
             if self.processes:
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(["alea.bots"])
+                # A fork server's children inherit none of the server's threads (a plain
+                # fork would copy the writer's and uvicorn's mid-flight); where there is
+                # none (Windows), spawn.
+                methods = multiprocessing.get_all_start_methods()
+                method = "forkserver" if "forkserver" in methods else "spawn"
+                context = multiprocessing.get_context(method)
+                if method == "forkserver":
+                    context.set_forkserver_preload(["alea.bots"])
                 self._executor = ProcessPoolExecutor(self.processes, mp_context=context)
             else:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="alea-bots")
