@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from alea.game import AnyState, GameInfo, IllegalActionError
+from alea.server.auth import is_game_id
 from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
 from alea.server.errors import ServerError
@@ -79,11 +80,11 @@ class Core:
 
     async def get(self, game_id: str) -> Game:
         """The game ``game_id`` (finished games are loaded from the store on demand)."""
+        if not is_game_id(game_id):  # before any lookup: no NUL byte reaches the database
+            raise ServerError("no_such_game", 404, game=str(game_id)[:40])
         game = self.games.get(game_id)
         if game is not None:
             return game
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
-            raise ServerError("no_such_game", 404, game=str(game_id)[:40])
         record = await asyncio.to_thread(self.store.load_game, game_id)
         if record is None:
             raise ServerError("no_such_game", 404, game=game_id)

@@ -5,8 +5,10 @@ Every change here is stored before anyone hears of it, through the commit
 path's :meth:`~alea.server.core.Core.seat_change` (which also begins play
 when a change completes the table). Bots are driven like in every other
 driver of the project: the bot of a game and level comes from
-:func:`alea.bots.for_game`, and :func:`alea.bots.ask` shows the bot only its seat's
-view and checks its answer; the chosen move then goes through
+:func:`alea.bots.for_game`; it is shown only its seat's view and its answer
+is checked, as :func:`alea.bots.ask` does, in a worker of the bot pool
+(:mod:`alea.server.botpool`, never the thread pool the request path needs); the
+chosen move then goes through
 :meth:`~alea.server.core.Core.act` like a person's, so a bot can do nothing a
 player could not.
 """
@@ -23,6 +25,7 @@ from typing import Final
 from alea import bots
 from alea.game import GameInfo
 from alea.server import auth
+from alea.server.botpool import BotPool
 from alea.server.core import Core
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
@@ -95,8 +98,11 @@ class Seating:
         bot_delay: float,
         takeover_level: str,
         bot_factory: Callable[[str, str], bots.Bot] | None = None,
+        pool: BotPool | None = None,
     ) -> None:
         self.core = core
+        #: Where bots think (never the default thread pool the request path needs).
+        self.pool = pool or BotPool(0)
         self.bot_delay = bot_delay
         self.takeover_level = takeover_level
         self.bot_factory: Callable[[str, str], bots.Bot] = bot_factory or bots.for_game
@@ -252,11 +258,11 @@ class Seating:
                 if game.status != ACTIVE or seat is None or not game.seats[seat].bot_plays:
                     return
                 # The state is never changed in place (the commit path swaps in a copy), so
-                # the bot may think in a worker thread while the game goes on.
+                # the bot may think in a worker while the game goes on.
                 state, version = game.state, game.version
                 bot = self._bot(game, seat)
                 try:
-                    choice = await asyncio.to_thread(bots.ask, bot, state, game.bot_rng)
+                    choice = await self.pool.ask(bot, state, game.bot_rng)
                 except Exception:
                     choice = state.legal_actions()[0]
                     log.exception(
@@ -289,3 +295,4 @@ class Seating:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.pool.close()
