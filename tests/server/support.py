@@ -83,7 +83,7 @@ class SleepyBot:
         return RandomBot().act(view, legal_actions, rng)
 
 
-def sleepy_bots(level: str) -> SleepyBot:
+def sleepy_bots(game: str, level: str) -> SleepyBot:
     """Bots that think 0.3 s a move (module level, so worker processes can unpickle them)."""
     return SleepyBot(0.3)
 
