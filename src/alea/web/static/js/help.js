@@ -38,7 +38,7 @@ export const BUILDINGS = [
       en: "Longest straight first, then highest value. The first draws 3 Senate cards, keeps 1 and passes 2 to the second, who keeps 1 (with 5 players the third takes the last). With 2 players only the first takes a card. Losing dice go to the Latrina.",
       it: "Vince la scala più lunga, poi il valore più alto. Il primo pesca 3 carte Senato, ne tiene 1 e passa le altre 2 al secondo, che ne tiene 1 (con 5 giocatori il terzo prende l'ultima). In 2 giocatori solo il primo prende una carta. I dadi perdenti vanno nella Latrina.",
     },
-    picture: () => `${diceRow([2, 3, 4, 5], "brown")} ${senateCard("V", "mini")}`,
+    picture: () => `${diceRow([2, 3, 4, 5], "brown")} ${senateCard("V")}`,
   },
   {
     key: "C",
@@ -51,7 +51,7 @@ export const BUILDINGS = [
       en: "Biggest set first, then highest value: each set in turn takes one of the revealed provinces. Sets that win nothing go to the Latrina.",
       it: "Prima il set più grande, poi il valore più alto: ogni set a turno prende una delle province scoperte. I set che non vincono nulla vanno nella Latrina.",
     },
-    picture: () => `${diceRow([5, 5, 5], "yellow")} ${province("green4", "mini")}${province("grey0", "mini")}`,
+    picture: () => `${diceRow([5, 5, 5], "yellow")} ${province("green4")}${province("grey0")}`,
   },
   {
     key: "F",
@@ -64,7 +64,7 @@ export const BUILDINGS = [
       en: "From left to right, each die's owner chooses one of the revealed patricians.",
       it: "Da sinistra a destra, il proprietario di ogni dado sceglie uno dei patrizi scoperti.",
     },
-    picture: () => `${diceRow([1, 4], "gray")} ${patrician("redm3", "mini")}${patrician("bluew2", "mini")}`,
+    picture: () => `${diceRow([1, 4], "gray")} ${patrician("redm3")}${patrician("bluew2")}`,
   },
   {
     key: "L",
@@ -90,7 +90,7 @@ export const PLACES = [
       en: "Takes a man and/or a woman of its colour. Occupied: its value + the patricians' values; empty: value − 1.",
       it: "Accoglie un uomo e/o una donna del suo colore. Occupata: il suo valore + i valori dei patrizi; vuota: valore − 1.",
     },
-    picture: () => `${province("red4")} ${patrician("redm2", "mini")}${patrician("redw3", "mini")} <b>= 9</b>`,
+    picture: () => `${province("red4")} ${patrician("redm2")}${patrician("redw3")} <b>= 9</b>`,
   },
   {
     key: "wild",
@@ -99,7 +99,7 @@ export const PLACES = [
       en: "Takes a man and/or a woman of any one colour. Occupied: 0 + values; empty: −1.",
       it: "Accoglie un uomo e/o una donna di un solo colore qualsiasi. Occupata: 0 + valori; vuota: −1.",
     },
-    picture: () => `${province("grey0")} ${patrician("greenw2", "mini")} <b>= 2</b>`,
+    picture: () => `${province("grey0")} ${patrician("greenw2")} <b>= 2</b>`,
   },
   {
     key: "free",
@@ -108,7 +108,7 @@ export const PLACES = [
       en: "Takes a man and/or a woman of any one colour. Occupied: 1 + values; empty: 0.",
       it: "Accoglie un uomo e/o una donna di un solo colore qualsiasi. Occupata: 1 + valori; vuota: 0.",
     },
-    picture: () => `${senateCard("XIII", "mini")} ${patrician("bluem1", "mini")} <b>= 2</b>`,
+    picture: () => `${senateCard("XIII")} ${patrician("bluem1")} <b>= 2</b>`,
   },
   {
     key: "border",
@@ -117,7 +117,7 @@ export const PLACES = [
       en: "Takes patricians of its two colours. One of each colour: 3 + values; otherwise 0 + values; empty: 0.",
       it: "Accoglie patrizi dei suoi due colori. Uno per colore: 3 + valori; altrimenti 0 + valori; vuota: 0.",
     },
-    picture: () => `${senateCard("XII-red/orange", "mini")} ${patrician("redm1", "mini")}${patrician("orangew2", "mini")} <b>= 6</b>`,
+    picture: () => `${senateCard("XII-red/orange")} ${patrician("redm1")}${patrician("orangew2")} <b>= 6</b>`,
   },
 ];
 
@@ -166,6 +166,11 @@ export const TEXT = {
     en: "Each round, players take turns rolling their remaining dice and placing some of them in one of five buildings. When everyone has placed all their dice, the buildings are evaluated in order and hand out tiles and cards. After the last round the best arrangement of each player's pieces is scored.",
     it: "A ogni round i giocatori, a turno, tirano i dadi rimasti e ne piazzano alcuni in uno dei cinque edifici. Quando tutti hanno piazzato tutti i dadi, gli edifici vengono valutati in ordine e assegnano tessere e carte. Dopo l'ultimo round si conta la migliore sistemazione dei pezzi di ogni giocatore.",
   },
+  turn_title: { en: "A turn", it: "Un turno" },
+  turn: {
+    en: "Roll all your unplaced dice. You may spend a re-roll token to roll any of them again, as often as you have tokens. Then place at least one die in exactly one building, following its rule; a die goes to the Latrina only when no other building can take one. When someone places their last die the go-round is finished and dice still unplaced go to the Latrina. Then the buildings are evaluated in order: Templum, Senatus, Castrum, Forum, Latrina.",
+    it: "Tira tutti i tuoi dadi non piazzati. Puoi spendere un gettone per ritirarne quanti vuoi, tante volte quanti gettoni hai. Poi piazza almeno un dado in un solo edificio, secondo la sua regola; un dado va nella Latrina solo se nessun altro edificio può accoglierlo. Quando qualcuno piazza il suo ultimo dado si finisce il giro e i dadi non piazzati vanno nella Latrina. Poi gli edifici vengono valutati in ordine: Templum, Senatus, Castrum, Forum, Latrina.",
+  },
   buildings: { en: "The buildings", it: "Gli edifici" },
   placement: { en: "Placement", it: "Piazzamento" },
   evaluation: { en: "Evaluation", it: "Valutazione" },
@@ -213,6 +218,7 @@ export function rulesPage() {
     `<nav class="toc" aria-label="${esc(pick(TEXT.title))}"><a href="#buildings">${esc(pick(TEXT.buildings))}</a>` +
     `<a href="#places">${esc(pick(TEXT.places))}</a><a href="#senate">${esc(pick(TEXT.senate))}</a>` +
     `<a href="#scoring">${esc(pick(TEXT.scoring))}</a><a href="/score">${esc(pick(TEXT.scorer))}</a></nav>` +
+    `<h2 id="turn">${esc(pick(TEXT.turn_title))}</h2><p>${esc(pick(TEXT.turn))}</p>` +
     `<h2 id="buildings">${esc(pick(TEXT.buildings))}</h2><div class="help-grid">${BUILDINGS.map((b) => buildingSection(b)).join("")}</div>` +
     `<h2 id="places">${esc(pick(TEXT.places))}</h2><div class="help-grid">${PLACES.map(placeSection).join("")}</div>` +
     `<h2 id="senate">${esc(pick(TEXT.senate))}</h2><div class="help-grid senate-grid">${SENATE.map(senateSection).join("")}</div>` +
@@ -241,6 +247,9 @@ export function helpFor(el) {
   if (el.closest(".patrician")) {
     return `<section class="help-item"><h2>${esc(pick(TEXT.places))}</h2><p>${esc(pick(SCORING.pieces))}</p>` +
       PLACES.map((p) => `<p><b>${esc(pick(p.title))}.</b> ${esc(pick(p.text))}</p>`).join("") + "</section>";
+  }
+  if (el.closest(".die")) {
+    return `<section class="help-item"><h2>${esc(pick(TEXT.turn_title))}</h2><p>${esc(pick(TEXT.turn))}</p></section>`;
   }
   if (el.closest(".fortuna")) {
     return `<section class="help-item"><h2>${esc(pick(TEXT.fortuna))}</h2><p>${esc(pick(TEXT.fortuna_text))}</p>` +

@@ -98,7 +98,7 @@ function stepper(key, label, count, canAdd, drawn, note = "") {
 }
 
 function section(id, title, count, body) {
-  return `<section class="sc-section" aria-labelledby="${id}"><h2 id="${id}">${esc(title)}` +
+  return `<section class="sc-section ${id}" aria-labelledby="${id}"><h2 id="${id}">${esc(title)}` +
     ` <span class="muted">${count}</span></h2>${body}</section>`;
 }
 
