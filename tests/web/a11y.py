@@ -23,9 +23,10 @@ def serious_violations(page: Any) -> list[str]:
     for violation in results.response["violations"]:
         if violation.get("impact") not in REFUSED:
             continue
-        targets = [" ".join(map(str, node["target"])) for node in violation["nodes"][:4]]
+        nodes = violation["nodes"]
+        targets = [" ".join(map(str, node["target"])) for node in nodes[:4]]
         found.append(
             f"{violation['impact']} {violation['id']}: {violation['help']} "
-            f"({len(violation['nodes'])} elements, e.g. {targets})"
+            f"({len(nodes)} elements, e.g. {targets}; first: {nodes[0].get('failureSummary', '')})"
         )
     return found

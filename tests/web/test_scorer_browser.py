@@ -336,8 +336,8 @@ def test_no_serious_accessibility_violation(browser: Any, live: LiveServer) -> N
     page.wait_for_selector("dialog.help-dialog[open]")
     found["help"] = serious_violations(page)
     context.close()
-    # The results of a finished game (bots only).
-    created = create_game(live.base, [{"kind": "bot", "level": "easy"}] * 2, sit=False)
+    # The results of a finished game of five bots (every seat colour in the log).
+    created = create_game(live.base, [{"kind": "bot", "level": "easy"}] * 5, sit=False)
     game_id = created["game"]["id"]
     wait_for_status(live.base, game_id, "finished")
     context, page = open_page(browser, "desktop")
@@ -358,4 +358,5 @@ def test_no_serious_accessibility_violation(browser: Any, live: LiveServer) -> N
         page.wait_for_selector(".help-item")
         found[f"rules {size}"] = serious_violations(page)
         context.close()
-    assert {page: v for page, v in found.items() if v} == {}
+    bad = [f"{where}: {line}" for where, lines in found.items() for line in lines]
+    assert not bad, "\n".join(bad)

@@ -43,7 +43,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
     <div class="layout">
       <div class="main"><div id="board"></div><div id="tray" class="tray"></div></div>
       <aside class="side"><div id="players"></div>
-        <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log"></ol></details>
+        <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
         <label class="autoforced"><input type="checkbox" id="autoforced" ${S.autoForced ? "checked" : ""}> ${esc(t("auto_forced"))}</label>
       </aside>
     </div>
