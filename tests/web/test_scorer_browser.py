@@ -360,3 +360,24 @@ def test_no_serious_accessibility_violation(browser: Any, live: LiveServer) -> N
         context.close()
     bad = [f"{where}: {line}" for where, lines in found.items() for line in lines]
     assert not bad, "\n".join(bad)
+
+
+def test_a_turn_played_with_the_keyboard_alone(browser: Any, live: LiveServer) -> None:
+    context, page = seated_game(browser, live, "desktop")
+    version = page.evaluate("document.querySelectorAll('.tray .die.pick').length")
+    page.focus(".tray .die.pick")
+    assert page.get_attribute(".tray .die.pick", "role") == "button"
+    page.keyboard.press("Space")
+    assert page.evaluate("document.activeElement.dataset.idx") == "0"
+    assert page.get_attribute('.tray [data-idx="0"]', "aria-pressed") == "true"
+    for _ in range(30):  # Tab on to a "Place ... in ..." button (or the move list)
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('.tray button.place')"):
+            break
+    else:
+        pytest.fail("no Place button reachable with Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"document.querySelectorAll('.tray .die.pick').length !== {version}", timeout=30000
+    )
+    context.close()
