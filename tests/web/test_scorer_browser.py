@@ -296,7 +296,7 @@ def test_help_by_tap_on_the_game_page(browser: Any, live: LiveServer, shots: Pat
     context, page = seated_game(browser, live, "phone")
     errors = watch_errors(page)
     tap(page, ".help-toggle")
-    assert page.get_attribute(".help-toggle", "aria-pressed") == "true"
+    page.wait_for_selector('.help-toggle[aria-pressed="true"]')
     assert page.is_visible("#help-banner")
     tap(page, '.building[data-building="C"]')
     dialog = page.wait_for_selector("dialog.help-dialog[open]")
@@ -332,6 +332,7 @@ def test_no_serious_accessibility_violation(browser: Any, live: LiveServer) -> N
     page.click(".tray [data-select]")
     found["game"] = serious_violations(page)
     page.click(".help-toggle")
+    page.wait_for_selector('.help-toggle[aria-pressed="true"]')
     page.click('.building[data-building="F"]')
     page.wait_for_selector("dialog.help-dialog[open]")
     found["help"] = serious_violations(page)

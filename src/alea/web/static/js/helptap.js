@@ -5,7 +5,10 @@
 
 import "./score-strings.js";
 import { t } from "./i18n.js";
-import { helpFor, pick, TEXT } from "./help.js";
+
+// The help content is fetched the first time help mode is turned on, so the game page
+// loads no more than it did before.
+let help = null;
 
 const links = document.getElementById("site-links");
 let on = false;
@@ -45,19 +48,22 @@ function show(html) {
       if (e.target === dialog || e.target.closest("[data-help-close]")) dialog.close();
     });
   }
+  const { pick, TEXT } = help;
   dialog.innerHTML = `${html}<div class="help-actions"><a href="/rules" target="_self">${pick(TEXT.full_rules)}</a>` +
     `<button type="button" data-help-close autofocus>${pick(TEXT.close)}</button></div>`;
   dialog.showModal();
 }
 
-links.addEventListener("click", (e) => {
-  if (e.target.closest(".help-toggle")) setMode(!on);
+links.addEventListener("click", async (e) => {
+  if (!e.target.closest(".help-toggle")) return;
+  if (!on && !help) help = await import("./help.js");
+  setMode(!on);
 });
 
 // Capture phase: in help mode the tap explains instead of reaching the game's own handlers.
 document.addEventListener("click", (e) => {
-  if (!on || !e.target.closest("#app")) return;
-  const html = helpFor(e.target);
+  if (!on || !help || !e.target.closest("#app")) return;
+  const html = help.helpFor(e.target);
   if (!html) return;
   e.preventDefault();
   e.stopPropagation();
