@@ -135,6 +135,7 @@ def test_a_table_taps_in_its_pieces_and_gets_every_arrangement(
     # Bruno cannot take what Anna holds.
     assert page.is_disabled(piece("provinces", "red4"))
     assert "Anna" in (page.get_attribute(piece("provinces", "red4"), "aria-label") or "")
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(shots / f"score-{size}.png"))
     tap(page, "[data-score]")
     page.wait_for_selector(".sc-banner")
