@@ -146,7 +146,13 @@ def test_every_reason_the_engine_gives_has_an_italian_form() -> None:
 def test_italian_refuses_a_form_it_does_not_know() -> None:
     assert italian("1 + 3 Senate cards") == "1 + 3 carte Senato"
     assert italian("card 4 + patricians 2+3; XI extra redw1 scores under XI") == (
-        "carta 4 + patrizi 2+3; il patrizio redw1 in più conta per XI"
+        "carta 4 + patrizi 2+3; donna rossa 1 in più conta per XI"
+    )
+    assert italian("beside couples: yellowm3 (3) + bluew2 (2)") == (
+        "accanto alle coppie: uomo giallo 3 (3) + donna blu 2 (2)"
+    )
+    assert italian("province cards with a patrician: red4, grey0") == (
+        "carte provincia con un patrizio: rossa 4, provincia jolly"
     )
     with pytest.raises(KeyError):
         italian("a rule the engine has not got yet")

@@ -266,6 +266,34 @@ _COLOURS_IT: Final = {
 }
 
 
+#: Feminine forms, for women and provinces (``provincia rossa``, ``donna gialla``).
+_FEMININE_IT: Final = {"rosso": "rossa", "giallo": "gialla"}
+
+_CARD: Final = re.compile(r"\b(?:[a-z]+[mw][1-3]|[a-z]+[1-4]|grey0)\b")
+
+
+def _card_it(match: re.Match[str]) -> str:
+    """A patrician or province card in Italian words (``redw3`` -> ``donna rossa 3``)."""
+    token = match[0]
+    if token in cards.PATRICIANS:
+        info = cards.PATRICIANS[token]
+        colour = _COLOURS_IT[info.colour]
+        if info.sex == "w":
+            return f"donna {_FEMININE_IT.get(colour, colour)} {info.value}"
+        return f"uomo {colour} {info.value}"
+    if token == cards.WILD_PROVINCE:
+        return "provincia jolly"
+    if token in cards.PROVINCES:
+        province = cards.PROVINCES[token]
+        colour = _COLOURS_IT[province.colour]
+        return f"{_FEMININE_IT.get(colour, colour)} {province.value}"
+    return token
+
+
+def _cards_it(text: str) -> str:
+    return _CARD.sub(_card_it, text)
+
+
 def _colour_list(text: str) -> str:
     if text == "none":
         return "nessuno"
@@ -313,14 +341,14 @@ _FORMS: Final[tuple[tuple[re.Pattern[str], Any], ...]] = tuple(
         ),
         (
             r"province cards with a patrician: (?P<c>.+)",
-            lambda m: "carte provincia con un patrizio: " + _none(m["c"]),
+            lambda m: "carte provincia con un patrizio: " + _cards_it(_none(m["c"])),
         ),
         (
             r"(?P<n>\d+) wom[ae]n placed",
             lambda m: _count(m["n"], "donna piazzata", "donne piazzate"),
         ),
         (r"(?P<n>\d+) m[ae]n placed", lambda m: _count(m["n"], "uomo piazzato", "uomini piazzati")),
-        (r"beside couples: (?P<p>.+)", "accanto alle coppie: {p}"),
+        (r"beside couples: (?P<p>.+)", lambda m: "accanto alle coppie: " + _cards_it(m["p"])),
         (
             r"no unplaced patrician of a couple's colour",
             "nessun patrizio non piazzato del colore di una coppia",
@@ -341,7 +369,7 @@ def italian(reason: str) -> str:
     """
     extra = _EXTRA.fullmatch(reason)
     if extra:
-        return f"{italian(extra['head'])}; il patrizio {extra['p']} in più conta per XI"
+        return f"{italian(extra['head'])}; {_cards_it(extra['p'])} in più conta per XI"
     for pattern, template in _FORMS:
         match = pattern.fullmatch(reason)
         if match:

@@ -44,14 +44,14 @@ TABLE = {
     "Anna": {
         "provinces": ["red4", "red2", "grey0", "blue3"],
         "patricians": ["redm2", "redw3", "redw1", "bluem1", "bluew2", "greenm3"],
-        "senate": ["V", "XI", "XII-green/blue", "XIII"],
+        "senate": ["V", "VI", "XII-green/blue", "XIII"],
         "fortuna": [2],
         "tokens": 3,
     },
     "Bruno": {
         "provinces": ["green4", "orange1"],
-        "patricians": ["greenw3", "orangem2", "orangew2"],
-        "senate": ["IX"],
+        "patricians": ["greenw3", "orangem2", "orangew2", "orangem1"],
+        "senate": ["IX", "XI"],
         "fortuna": [],
         "tokens": 0,
     },
@@ -152,6 +152,10 @@ def test_a_table_taps_in_its_pieces_and_gets_every_arrangement(
         assert points == [p["points"] for p in player["places"]]
         whys = [r.query_selector(".sc-why").inner_text() for r in rows[:-1]]
         assert whys == [p["why"]["en"] for p in player["places"]]
+        extras = [r.query_selector(".extra .patrician") for r in rows[:-1]]
+        assert [e.get_attribute("data-card") if e else None for e in extras] == [
+            p["extra"] for p in player["places"]
+        ]
     banner = page.inner_text(".sc-banner")
     assert all(w in banner for w in truth["winners"])
     ranking = [r.inner_text().split("\t") for r in page.query_selector_all(".sc-ranking tbody tr")]
@@ -198,6 +202,10 @@ def test_what_the_box_cannot_produce_is_refused_before_sending(
     for _ in range(3):  # two players to start with
         tap(page, "[data-add-player]")
     assert page.is_disabled("[data-add-player]")  # five players at most
+    page.fill("#sc-name", "Player 2")  # the second player's name
+    page.dispatch_event("#sc-name", "change")
+    assert "Player 2" in page.inner_text("#sc-status")
+    assert page.input_value("#sc-name") == "Player 5"
     assert not sent
     context.close()
 

@@ -278,7 +278,12 @@ root.addEventListener("click", (e) => {
     state.current = Number(b.dataset.player);
   } else if (b.hasAttribute("data-add-player")) {
     if (state.players.length >= box.max_players) say(t("sc_max_players", { n: box.max_players }));
-    else { state.players.push(blankPlayer(state.players.length + 1)); state.current = state.players.length - 1; }
+    else {
+      let n = state.players.length + 1;
+      while (state.players.some((p) => p.name === t("sc_player_n", { n }))) n += 1;
+      state.players.push(blankPlayer(n));
+      state.current = state.players.length - 1;
+    }
     result = null;
   } else if (b.hasAttribute("data-remove")) {
     state.players.splice(state.current, 1);
@@ -305,6 +310,7 @@ root.addEventListener("change", (e) => {
   const name = e.target.value.trim().slice(0, box.max_name);
   const taken = state.players.some((p, i) => i !== state.current && p.name.trim().toLowerCase() === name.toLowerCase());
   if (name && !taken) me().name = name;
+  else say(t(taken ? "sc_name_taken" : "sc_name_empty", { name }));
   result = null;
   save();
   render();
