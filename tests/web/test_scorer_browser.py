@@ -391,3 +391,18 @@ def test_a_turn_played_with_the_keyboard_alone(browser: Any, live: LiveServer) -
         f"document.querySelectorAll('.tray .die.pick').length !== {version}", timeout=30000
     )
     context.close()
+
+
+def test_a_dado_romano_table_has_no_help_button(browser: Any, live: LiveServer) -> None:
+    created = create_game(
+        live.base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], game="romano"
+    )
+    context, page = open_page(browser, "phone")
+    page.goto(f"{live.base}/game/{created['game']['id']}?watch=1")
+    page.wait_for_selector("#app > .romano")
+    page.wait_for_selector(".site-links a[href='/rules']")
+    assert page.query_selector(".help-toggle") is None
+    page.click(".brand")
+    page.wait_for_selector("#quick")
+    page.wait_for_selector(".help-toggle")
+    context.close()

@@ -15,8 +15,11 @@ let on = false;
 let dialog = null;
 
 function label() {
+  // The help content is Alea Iacta Est's: a Dado Romano table gets no Help button.
+  const romano = document.querySelector("#app > .romano") !== null;
+  if (romano && on) setMode(false);
   links.innerHTML =
-    `<button type="button" class="help-toggle" aria-pressed="${on}">${t("help_button")}</button>` +
+    (romano ? "" : `<button type="button" class="help-toggle" aria-pressed="${on}">${t("help_button")}</button>`) +
     `<a href="/rules" target="_self">${t("rules_link")}</a>` +
     `<a href="/score" target="_self">${t("scorer_link")}</a>`;
   const banner = document.getElementById("help-banner");
@@ -76,4 +79,9 @@ document.addEventListener("keydown", (e) => {
 
 // app.js redraws the language switch on every change of page or language: relabel with it.
 new MutationObserver(label).observe(document.getElementById("langs"), { childList: true });
+new MutationObserver(() => {
+  const romano = document.querySelector("#app > .romano") !== null;
+  if (romano === !links.querySelector(".help-toggle")) return;
+  label();
+}).observe(document.getElementById("app"), { childList: true });
 label();
