@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from alea.cli import app
 from alea.iacta import cards
 from alea.iacta.scoring import best_arrangement
+from alea.iacta.scoring_io import parse_holdings
 from alea.tabletop import CODES, TableError, check_table, italian, score_table
 from tests.iacta.test_scoring import antonio
+from tests.test_score_cli import ANTONIO_TEXT
 
 
 def code_of(players: list[tuple[str, Any]]) -> str:
@@ -156,3 +162,33 @@ def test_italian_refuses_a_form_it_does_not_know() -> None:
     )
     with pytest.raises(KeyError):
         italian("a rule the engine has not got yet")
+
+
+def test_the_table_scores_as_alea_score_does(tmp_path: Path) -> None:
+    """The scorer page's answer and ``alea score --json`` agree on a whole table."""
+    text = (
+        f"{ANTONIO_TEXT}\n"
+        "Anna: provinces: red4 blue2; patricians: redw3 redw2 bluew1 purplem2; senate: V XI; "
+        "fortuna: 2 3; tokens: 5\n"
+        "Bruno: prov: green3 yellow1; pat: greenm1 greenw3 greenw1; sen: XIII IX; tok: 2\n"
+    )
+    path = tmp_path / "table.txt"
+    path.write_text(text, encoding="utf-8")
+    answer = CliRunner().invoke(app, ["score", str(path), "--json"])
+    assert answer.exit_code == 0, answer.output
+    cli = json.loads(answer.stdout)
+    table = [(name or "", h.to_json()) for name, h in parse_holdings(text)]
+    page = score_table(table)
+    assert page["ranking"] == cli["ranking"]
+    for player in page["players"]:
+        expected = cli["players"][player["name"]]
+        assert player["score"] == expected["score"]
+        assert player["places"] == [
+            {
+                **p,
+                "why": player["places"][i]["why"],
+                "extra_value": player["places"][i]["extra_value"],
+            }
+            for i, p in enumerate(expected["places"])
+        ]
+        assert player["breakdown"] == expected["breakdown"]
