@@ -339,7 +339,8 @@ async function start() {
 }
 
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/sw.js").catch(() => { /* offline use is a bonus */ });
+  // Scope /score: the worker controls the scorer only, never the game's pages.
+  navigator.serviceWorker.register("/sw.js", { scope: "/score" }).catch(() => { /* offline use is a bonus */ });
 }
 
 start();

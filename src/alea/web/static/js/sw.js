@@ -1,6 +1,6 @@
-// The scorer's service worker: once /score (or /rules) has loaded, the pages, their scripts,
-// styles and the box's contents come from the cache when the network is down, so a table can
-// keep tapping in its pieces offline. Scoring itself asks the server (the engine's optimiser);
+// The scorer's service worker (scope /score): once /score has loaded, the page, its scripts,
+// styles and the box's contents (and the rules page) come from the cache when the network is
+// down, so a table can keep tapping in its pieces offline. Scoring itself asks the server (the engine's optimiser);
 // offline, the page keeps the entries and says so. Network first, so updates arrive at once.
 
 const CACHE = "alea-scorer-v1";
