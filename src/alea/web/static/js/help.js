@@ -215,7 +215,7 @@ function scoringSection() {
 /** The whole illustrated rules page (its <main> content). */
 export function rulesPage() {
   return `<h1>${esc(pick(TEXT.title))}</h1><p class="intro">${esc(pick(TEXT.intro))}</p>` +
-    `<nav class="toc" aria-label="${esc(pick(TEXT.title))}"><a href="#buildings">${esc(pick(TEXT.buildings))}</a>` +
+    `<nav class="toc" aria-label="${esc(pick(TEXT.title))}"><a href="#turn">${esc(pick(TEXT.turn_title))}</a><a href="#buildings">${esc(pick(TEXT.buildings))}</a>` +
     `<a href="#places">${esc(pick(TEXT.places))}</a><a href="#senate">${esc(pick(TEXT.senate))}</a>` +
     `<a href="#scoring">${esc(pick(TEXT.scoring))}</a><a href="/score">${esc(pick(TEXT.scorer))}</a></nav>` +
     `<h2 id="turn">${esc(pick(TEXT.turn_title))}</h2><p>${esc(pick(TEXT.turn))}</p>` +
