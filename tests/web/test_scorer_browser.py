@@ -10,8 +10,9 @@ In headless Chromium, at desktop (1366x768) and phone (390x844) sizes:
 * the scorer is usable with the keyboard alone, and opens from the cache offline;
 * the rules page shows every building, place and Senate card in both languages;
 * on the game's page the Help button turns taps into help instead of moves;
-* axe-core finds no serious or critical violation on the lobby, the game, the results,
-  the scorer (pieces and results) and the rules page.
+* axe-core finds no serious or critical violation on the lobby, the game, the help
+  dialog, a Dado Romano table, the results, the scorer (pieces and results) and the
+  rules page.
 
 Screenshots go to a temporary directory, or to docs/screenshots/ when
 ``ALEA_UPDATE_SCREENSHOTS=1`` is set.
@@ -345,6 +346,15 @@ def test_no_serious_accessibility_violation(browser: Any, live: LiveServer) -> N
     page.click('.building[data-building="F"]')
     page.wait_for_selector("dialog.help-dialog[open]")
     found["help"] = serious_violations(page)
+    context.close()
+    # A Dado Romano table.
+    created = create_game(
+        live.base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], game="romano"
+    )
+    context, page = open_page(browser, "desktop")
+    page.goto(f"{live.base}/game/{created['game']['id']}")
+    page.wait_for_selector("#app > .romano .figure", timeout=30000)
+    found["romano"] = serious_violations(page)
     context.close()
     # The results of a finished game of five bots (every seat colour in the log).
     created = create_game(live.base, [{"kind": "bot", "level": "easy"}] * 5, sit=False)
