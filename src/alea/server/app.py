@@ -27,7 +27,7 @@ from alea.server import i18n
 from alea.server.bodylimit import BodyLimit
 from alea.server.config import Settings
 from alea.server.errors import ServerError, error_body
-from alea.server.routes import lobby, pages, play, replay, seats
+from alea.server.routes import lobby, pages, play, replay, score, seats
 from alea.server.schemas import Health
 from alea.server.service import GameServer
 from alea.server.storage import Store
@@ -128,9 +128,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "database": store.engine.url.get_backend_name(),
         }
 
-    for module in (lobby, seats, play, replay):
+    for module in (lobby, seats, play, replay, score):
         app.include_router(module.router)
     if settings.serve_web:
         app.include_router(pages.router)
+        app.include_router(score.pages)
         app.mount("/static", pages.static_files(), name="static")
     return app

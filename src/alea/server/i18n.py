@@ -140,6 +140,31 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The server is shutting down.",
         "it": "Il server si sta spegnendo.",
     },
+    # The table-top scorer (POST /api/score, alea.tabletop).
+    "unknown_card": {
+        "en": "There is no such piece in the box: {detail}",
+        "it": "Nella scatola non c'è questo pezzo: {detail}",
+    },
+    "wrong_section": {
+        "en": "That piece is listed under the wrong kind: {detail}",
+        "it": "Questo pezzo è elencato nel tipo sbagliato: {detail}",
+    },
+    "too_many": {
+        "en": "The table holds more of a piece than the box: {detail}",
+        "it": "Il tavolo ha più copie di un pezzo di quante ne contenga la scatola: {detail}",
+    },
+    "out_of_range": {
+        "en": "That number cannot be: {detail}",
+        "it": "Questo numero non è possibile: {detail}",
+    },
+    "bad_players": {
+        "en": "Check the players: {detail}",
+        "it": "Controlla i giocatori: {detail}",
+    },
+    "bad_holdings": {
+        "en": "Those holdings cannot be read: {detail}",
+        "it": "Questi pezzi non si possono leggere: {detail}",
+    },
 }
 
 

@@ -129,7 +129,7 @@ function startLobby(el) {
         : ["easy", "medium", "hard"].map((l) => [`bot:${l}`, `${t("seat_bot")} · ${t(`level_${l}`)}`]);
       const opts = [["human", t("seat_friend")], ...bots]
         .map(([v, label]) => `<option value="${v}" ${v === s ? "selected" : ""}>${esc(label)}</option>`).join("");
-      return `<li><span class="swatch ${colour}"></span><select data-seat="${i}">${opts}</select></li>`;
+      return `<li><span class="swatch ${colour}"></span><select data-seat="${i}" aria-label="${esc(t("seat_n", { n: i + 1 }))}">${opts}</select></li>`;
     }).join("");
   }
   // Dado Romano's time limit (RULES.md B1): one hour unless changed, or none at all.

@@ -43,7 +43,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
     <div class="layout">
       <div class="main"><div id="board"></div><div id="tray" class="tray"></div></div>
       <aside class="side"><div id="players"></div>
-        <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log"></ol></details>
+        <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
         <label class="autoforced"><input type="checkbox" id="autoforced" ${S.autoForced ? "checked" : ""}> ${esc(t("auto_forced"))}</label>
       </aside>
     </div>
@@ -201,7 +201,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     const key = selectedValues().join("");
     const hints = buildingHints(T.legal, key);
     const dice = roll.map((d, i) =>
-      die(d, colour, `big pick ${S.selected.includes(i) ? "selected" : ""}`, `data-idx="${i}" tabindex="0"`)).join("");
+      die(d, colour, `big pick ${S.selected.includes(i) ? "selected" : ""}`,
+        `data-idx="${i}" tabindex="0" role="button" aria-pressed="${S.selected.includes(i)}"`)).join("");
     const buttons = [];
     for (const b of "TSCFL") {
       if (hints.ready.has(b)) {
@@ -236,7 +237,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   function choiceTray(v, busy) {
     const cards = T.legal.map((a) => {
       const [k, c] = a.split(":");
-      const attrs = `data-action="${esc(a)}"`;
+      const attrs = `data-action="${esc(a)}" tabindex="0" role="button"`;
       if (k === "K") return senateCard(c, "big choosable", attrs);
       if (k === "P") return province(c, "big choosable", attrs);
       if (k === "N") return patrician(c, "big choosable", attrs);
@@ -369,9 +370,13 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }, true);
 
   root.addEventListener("keydown", (e) => {
-    if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.idx !== undefined) {
+    const d = e.target.dataset;
+    const pressable = d && (d.idx !== undefined || (d.action !== undefined && e.target.tagName !== "BUTTON"));
+    if ((e.key === "Enter" || e.key === " ") && pressable) {
       e.preventDefault();
       e.target.click();
+      // The tray is redrawn: keep the keyboard on the die just pressed.
+      if (d.idx !== undefined) root.querySelector(`.tray [data-idx="${d.idx}"]`)?.focus();
     }
   });
 

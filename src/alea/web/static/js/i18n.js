@@ -457,3 +457,11 @@ export function t(key, params) {
   }
   return text;
 }
+
+// ---- Pages with their own string tables (scorer, rules, help): they add them here, so
+// every page shares one t() and one language switch.
+export function addStrings(tables) {
+  for (const [lang, table] of Object.entries(tables)) {
+    STRINGS[lang] = { ...table, ...(STRINGS[lang] || {}) };
+  }
+}

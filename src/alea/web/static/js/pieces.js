@@ -21,8 +21,10 @@ const PIPS = {
 /** A die of value v in a player colour. extra: classes; attrs: extra attributes. */
 export function die(value, colour, extra = "", attrs = "") {
   const pips = (PIPS[value] || []).map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2.2"/>`).join("");
+  // A die to pick is a button (its attrs say so); any other die is a picture of its value.
+  const role = attrs.includes("role=") ? "" : ' role="img"';
   return `<span class="die ${esc(colour)} ${extra}" data-v="${value}" ${attrs}` +
-    ` role="img" aria-label="${value}"><svg viewBox="0 0 24 24" aria-hidden="true">${pips}</svg></span>`;
+    `${role} aria-label="${value}"><svg viewBox="0 0 24 24" aria-hidden="true">${pips}</svg></span>`;
 }
 
 export function diceRow(values, colour, extra = "") {
