@@ -169,9 +169,11 @@ export function renderPlayer(view, info, ctx) {
   let senateHtml = "";
   if (info.senate) senateHtml = info.senate.map((c) => senateCard(c, "mini")).join("");
   else for (let i = 0; i < info.senate_count; i++) senateHtml += senateBack("mini");
+  // Your own dot follows this page's connection: the server's word is stale while it is lost.
+  const online = you && ctx.conn ? ctx.conn === "connected" : meta.connected;
   const kind = meta.kind === "bot"
     ? `<span class="tag bot">${meta.replaced ? "↺ " : ""}${t("bot")} · ${esc(t(`level_${meta.level || "medium"}`))}</span>`
-    : `<span class="tag ${meta.connected ? "online" : "offline"}" title="${esc(t(meta.connected ? "online" : "offline"))}">●</span>`;
+    : `<span class="tag ${online ? "online" : "offline"}" title="${esc(t(online ? "online" : "offline"))}">●</span>`;
   const start = view.start_player === seat ? `<span class="startmark" title="${esc(t("start_player"))}">⚑</span>` : "";
   let takeover = "";
   if (ctx.takeoverSeat === seat) {
