@@ -107,11 +107,16 @@ def against_bots(base: str, players: int, name: str = "Julia", **body: Any) -> t
 
 
 def until_my_placement(base: str, game_id: str, token: str) -> dict[str, Any]:
+    """Waits for seat 0 to place dice, choosing its cards at random on the way."""
     deadline = time.time() + 30
+    rng = random.Random(0)
     while True:
         now = state(base, game_id, token)
         if now["legal"] and now["view"]["phase"] == "placement":
             return now
+        if now["legal"]:
+            move(base, game_id, token, now, rng)
+            continue
         assert time.time() < deadline, "seat 0 never came to place dice"
         time.sleep(0.05)
 
@@ -349,12 +354,21 @@ def test_a_refused_building_says_why(browser: Any, live: LiveServer) -> None:
 # -------------------------------------------------------------- 6. the tray
 
 
+def busy_board(base: str, game_id: str, token: str, placements: int) -> dict[str, Any]:
+    """Seat 0 makes ``placements`` random placements (the bots theirs), then is to place."""
+    rng = random.Random(placements)
+    for _ in range(placements):
+        now = until_my_placement(base, game_id, token)
+        move(base, game_id, token, now, rng)
+    return until_my_placement(base, game_id, token)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_tray_is_on_screen_without_scrolling(
     browser: Any, live: LiveServer, players: int
 ) -> None:
     game_id, token = against_bots(live.base, players)
-    until_my_placement(live.base, game_id, token)
+    busy_board(live.base, game_id, token, 4)  # buildings full of dice are taller
     for size in (DESKTOP, PHONE):
         context, page = open_page(browser, size)
         errors = watch_errors(page)
@@ -364,25 +378,35 @@ def test_the_tray_is_on_screen_without_scrolling(
         page.eval_on_selector(".tray [data-select]", "b => b.click()")  # folded on phones
         page.wait_for_selector(".tray .actions button.place")
         assert page.evaluate("window.scrollY") == 0
-        for part in (".tray .dice", ".tray .actions button.place"):
+        for part in (".tray", ".tray .dice", ".tray .actions button.place"):
             box = page.evaluate(
                 f"() => {{ const r = document.querySelector('{part}').getBoundingClientRect();"
                 " return [r.top, r.bottom]; }"
             )
             assert box[0] >= 0 and box[1] <= size["height"], (part, box, size)
-        if size == DESKTOP:
-            page.screenshot(path=str(shot_dir() / f"tray-{players}p.png"))
-        # The bots have names of their own, all different, and each seat's swatch a pattern.
-        names = page.eval_on_selector_all(
-            ".player .pname", "els => els.map((e) => e.firstChild.textContent.trim())"
-        )
-        assert len(set(names)) == players, names
-        patterns = page.eval_on_selector_all(
-            ".player .swatch", "els => els.map((e) => getComputedStyle(e).backgroundImage)"
-        )
-        assert sum(p != "none" for p in patterns) >= players - 1, patterns
+        page.screenshot(path=str(shot_dir() / f"tray-{players}p-{size['width']}.png"))
         assert not errors, errors
         context.close()
+
+
+def test_seats_carry_a_pattern_and_bots_their_own_names(browser: Any, live: LiveServer) -> None:
+    game_id, token = against_bots(live.base, 5)
+    context, page = open_page(browser, DESKTOP)
+    errors = watch_errors(page)
+    sit(page, {game_id: (token, 0)})
+    page.goto(f"{live.base}/game/{game_id}")
+    page.wait_for_selector(".player .swatch")
+    names = page.eval_on_selector_all(
+        ".player .pname", "els => els.map((e) => e.firstChild.textContent.trim())"
+    )
+    assert len(set(names)) == 5, names
+    patterns = page.eval_on_selector_all(
+        ".player .swatch", "els => els.map((e) => getComputedStyle(e).backgroundImage)"
+    )
+    # Gray stays plain; every other seat colour has a pattern of its own.
+    assert len({p for p in patterns if p != "none"}) == 4, patterns
+    assert not errors, errors
+    context.close()
 
 
 def shot_dir() -> Path:
