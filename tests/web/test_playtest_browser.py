@@ -247,6 +247,7 @@ def test_a_long_one_word_name_fits(browser: Any, live: LiveServer, size: dict[st
     page.wait_for_selector(".tray .die.pick")
     page.wait_for_selector("#log li .who")
     fits(page, size["width"])
+    page.screenshot(path=str(shot_dir() / f"long-name-{size['width']}.png"), full_page=True)
     # Every name badge in the log ends inside the log, with the full name as its title.
     clipped = page.evaluate(
         """() => {
@@ -268,6 +269,7 @@ def test_a_long_one_word_name_fits(browser: Any, live: LiveServer, size: dict[st
     page.goto(f"{live.base}/game/{romano['game']['id']}")
     page.wait_for_selector("#scores li")
     fits(page, size["width"])
+    page.screenshot(path=str(shot_dir() / f"long-name-romano-{size['width']}.png"))
     assert not errors, errors
     context.close()
 
@@ -312,6 +314,7 @@ def test_the_final_scores_are_all_italian(browser: Any, live: LiveServer) -> Non
     for english in ("placed", "couple", "Senate cards", "places owned", "colours", "empty:"):
         assert english not in said, english
     assert "punteggi finali" in text.lower()
+    page.screenshot(path=str(shot_dir() / "final-it.png"))
     assert not errors, errors
     context.close()
 
@@ -343,6 +346,7 @@ def test_a_refused_building_says_why(browser: Any, live: LiveServer) -> None:
     assert said.startswith("Castrum: non con questi dadi.")
     assert "mai due valori nello stesso turno" in said
     assert note.is_visible()
+    page.screenshot(path=str(shot_dir() / "why-not.png"))
     # Another selection takes the note away.
     page.click(".tray .die.pick.selected")
     page.wait_for_selector(".whynot", state="detached")

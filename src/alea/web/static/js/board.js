@@ -51,7 +51,7 @@ function temple(view, ctx) {
     .sort((a, b) => b.dice.length - a.dice.length);
   const rows = groups.map((g, i) =>
     `<div class="row ${recentClass(ctx, "T", g.seat)}" data-seat="${g.seat}">` +
-    `${i === 0 ? '<span class="lead" title="lead">★</span>' : '<span class="lead"></span>'}` +
+    `${i === 0 ? `<span class="lead" title="${esc(t("lead"))}">★</span>` : '<span class="lead"></span>'}` +
     `${diceRow(g.dice, seatColour(ctx.seats, g.seat))}<span class="sum">Σ${sum(g.dice)}</span></div>`).join("");
   const d = view.decks;
   const disc = d.fortuna_discards;

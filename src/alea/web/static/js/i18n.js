@@ -245,7 +245,7 @@ export const STRINGS = {
     status_open: "waiting for players",
     status_active: "in play",
     status_finished: "finished",
-    bot_suffix: "bot",
+    lead: "leading group",
   },
   it: {
     tagline: "Lancia, piazza e conquista il favore di Roma — online, con amici o bot.",
@@ -490,7 +490,7 @@ export const STRINGS = {
     status_open: "in attesa dei giocatori",
     status_active: "in corso",
     status_finished: "finita",
-    bot_suffix: "bot",
+    lead: "gruppo in testa",
   },
 };
 
