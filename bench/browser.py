@@ -130,7 +130,7 @@ def pick_placement(page: Any, rng: random.Random) -> bool:
     ]
     if not chips:
         return False
-    rng.choice(chips).click()
+    rng.choice(chips).evaluate("chip => chip.click()")  # the list is folded on phones
     page.wait_for_selector(".tray .actions button.place")
     return True
 
@@ -176,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
                 game_id, token = new_game(srv.base, args.players)
                 context, page = open_game(browser, srv.base, game_id, token, size)
             try:
-                page.wait_for_selector(".tray [data-select], .tray .choices", timeout=20000)
+                page.wait_for_selector(
+                    ".tray [data-select], .tray .choices", state="attached", timeout=20000
+                )
             except Exception:  # the game ended meanwhile: look again
                 continue
             choices = page.query_selector_all(".tray .choices [data-action]")
@@ -185,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                 page.wait_for_timeout(100)
                 continue
             if not pick_placement(page, rng):
-                page.click(".tray [data-select]")
+                page.eval_on_selector(".tray [data-select]", "chip => chip.click()")
                 page.click(".tray .actions button.place")
                 page.wait_for_timeout(100)
                 continue
