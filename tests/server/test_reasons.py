@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
+import httpx
 import pytest
 
 import alea.iacta as iacta
-from alea.server import reasons
+from alea.server import Settings, reasons
+from tests.server.support import LiveServer, database, human_game
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
 
 NAMES = ["Julia", "Marcus", "Livia", "Brutus", "Cassius"]
 
@@ -63,3 +71,44 @@ def test_seats_are_named_and_castrum_sets_counted_in_italian() -> None:
         "essere uguali."
     )
     assert reasons.explain("something new", NAMES, "it") == "something new"
+
+
+def test_the_explain_endpoint_says_why_in_the_seats_language(tmp_path: Path) -> None:
+    with (
+        database("sqlite", tmp_path) as db,
+        LiveServer(Settings(database_url=db.url, idle_timeout=600)) as live,
+    ):
+        game_id, tokens = human_game(live.base, 2)
+        url = f"{live.base}/api/games/{game_id}"
+        rng = random.Random(4)
+        for _ in range(40):  # until a seat places a roll with two values (C:ab is refused)
+            states = [httpx.get(f"{url}/state", headers=bearer(t)).json() for t in tokens]
+            seat = next(i for i, s in enumerate(states) if s["legal"])
+            now = states[seat]
+            roll = sorted(set(now["view"]["turn"]["roll"]))
+            if now["view"]["phase"] == "placement" and len(roll) >= 2:
+                break
+            httpx.post(
+                f"{url}/actions",
+                json={"action": rng.choice(now["legal"]), "version": now["version"]},
+                headers=bearer(tokens[seat]),
+            )
+        action = f"C:{roll[0]}{roll[1]}"
+        answer = httpx.get(
+            f"{url}/explain", params={"action": action, "lang": "it"}, headers=bearer(tokens[seat])
+        )
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["legal"] is False
+        assert body["reason"].startswith("piazza un set di dadi uguali")
+        assert body["detail"].startswith("Castrum:")
+        legal = httpx.get(
+            f"{url}/explain", params={"action": now["legal"][0]}, headers=bearer(tokens[seat])
+        ).json()
+        assert legal == {"action": now["legal"][0], "legal": True, "reason": "", "detail": ""}
+        other = httpx.get(
+            f"{url}/explain", params={"action": action}, headers=bearer(tokens[1 - seat])
+        ).json()
+        assert other["legal"] is False and other["reason"] == "It is not your turn."
+        assert httpx.get(f"{url}/explain", params={"action": action}).status_code == 403
+        assert httpx.get(f"{url}/state", headers=bearer(tokens[seat])).json() == now
