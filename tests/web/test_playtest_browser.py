@@ -501,12 +501,20 @@ def test_your_own_dot_follows_the_connection(browser: Any, live: LiveServer) -> 
 def test_the_waiting_room_shows_no_roll(browser: Any, live: LiveServer) -> None:
     created = create_game(live.base, [{"kind": "human"}] * 3, name="Julia")
     game_id = created["game"]["id"]
+    romano = create_game(
+        live.base, [{"kind": "human"}] * 2, game="romano", name="Julia", time_limit=0
+    )
     context, page = open_page(browser, PHONE)
     errors = watch_errors(page)
-    sit(page, {game_id: (created["token"], 0)})
+    sit(page, {game_id: (created["token"], 0), romano["game"]["id"]: (romano["token"], 0)})
     page.goto(f"{live.base}/game/{game_id}")
     page.wait_for_selector(".banner.waiting")
     assert page.query_selector(".tray .die") is None
+    assert page.query_selector("#log li") is None
+    fits(page, PHONE["width"])
+    page.goto(f"{live.base}/game/{romano['game']['id']}")
+    page.wait_for_selector("#rtable .rolls")
+    assert page.query_selector("#rtable .rdie, #rtable .figure, #rtable .riddle") is None
     assert page.query_selector("#log li") is None
     fits(page, PHONE["width"])
     assert not errors, errors
