@@ -443,6 +443,7 @@ def test_your_games_and_finished_games(browser: Any, live: LiveServer) -> None:
         "xpath=following-sibling::ul[1]"
     )
     assert finished.locator(f'a[href="/replay/{done_id}"]').count() == 1
+    page.locator("#lists").screenshot(path=str(shot_dir() / "your-games.png"))
     assert not errors, errors
     context.close()
 

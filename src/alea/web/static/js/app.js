@@ -248,7 +248,8 @@ function startLobby(el) {
       const verb = g.status === "finished" ? "replay" : "resume";
       return `<li data-game="${esc(g.id)}" data-status="${esc(g.status)}"><span class="swatch ${esc(colour)}"></span>` +
         `<span class="gkind">${esc(t(`game_${g.game || "iacta"}`))}</span><span class="gtitle">${esc(gameTitle(g))}</span>` +
-        `<span class="muted status">${esc(t(`status_${g.status}`))}</span>` +
+        `<span class="muted status">${esc(t(`status_${g.status}`))}${g.status === "active" && g.game !== "romano"
+          ? ` · ${esc(t("round"))} ${g.round}/${g.rounds}` : ""}</span>` +
         `<a class="button small" href="${gameHref(g, verb)}">${esc(t(verb))}</a></li>`;
     }).join("")}</ul>`;
   }
