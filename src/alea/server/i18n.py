@@ -43,10 +43,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "it": "Gli spettatori non possono giocare: prendi prima un posto.",
     },
     "stale_version": {
-        "en": "The game has moved on (you saw version {sent}, it is now {version}): "
-        "look again and choose.",
-        "it": "La partita è andata avanti (hai visto la versione {sent}, ora è {version}): "
-        "guarda di nuovo e scegli.",
+        "en": "The game has moved on since you chose: look again and choose.",
+        "it": "La partita è andata avanti mentre sceglievi: guarda di nuovo e scegli.",
     },
     "not_your_turn": {
         "en": "It is not your turn.",
