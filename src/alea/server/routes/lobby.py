@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from alea.server.clock import DEFAULT
 from alea.server.errors import ServerError
 from alea.server.room import FINISHED, HUMAN
+from alea.server.routes.accounts import claimant, link_claimed
 from alea.server.routes.common import ERRORS, Server
 from alea.server.schemas import CreatedOut, CreateGameIn, GameInfo
 from alea.server.seats import SeatSpec
@@ -28,7 +29,7 @@ def links(game_id: str) -> dict[str, str]:
 
 
 @router.post("/api/games", response_model=CreatedOut, status_code=201, responses=ERRORS)
-async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
+async def create_game(body: CreateGameIn, server: Server, request: Request) -> dict[str, Any]:
     """Create a game; the creator gets a seat token unless ``sit`` is false.
 
     ``time_limit`` (Dado Romano, minutes): absent means the default of one hour,
@@ -36,7 +37,9 @@ async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
     ``referee`` (Dado Romano): ``human`` adds a referee role, which the creator
     takes with ``as_referee`` (then ``token`` is the referee's and ``role`` says so);
     the game starts when every seat and the referee role are taken.
+    A signed-in creator's seat is linked to their account.
     """
+    session = await claimant(request)
     specs = [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
     claim = body.claim
     if body.as_referee:
@@ -57,6 +60,8 @@ async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
         referee=body.referee,
         as_referee=body.as_referee,
     )
+    if created.seat is not None:
+        await link_claimed(request, session, created.game, created.seat)
     return {
         "game": info(created.game),
         "seat": created.seat,
