@@ -1,6 +1,7 @@
 // Entry point: the router (lobby, game, replay), the language switch and the lobby page.
 
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
+import { accountGames, mountAccount, render as renderAccount } from "./account.js";
 import { renderBuildings, renderPlayers } from "./board.js";
 import { startGame } from "./game.js";
 import { startRomano } from "./romano.js";
@@ -52,6 +53,7 @@ function renderChrome() {
   const langs = document.getElementById("langs");
   langs.innerHTML = ["it", "en"].map((l) =>
     `<button class="lang ${l === language() ? "on" : ""}" data-lang="${l}" aria-pressed="${l === language()}">${l.toUpperCase()}</button>`).join("");
+  renderAccount();
 }
 
 document.getElementById("langs").addEventListener("click", (e) => {
@@ -227,7 +229,8 @@ function startLobby(el) {
         api("/api/games?status=active&limit=20"),
         api("/api/games?status=finished&limit=10"),
       ]);
-      const mine = allTokens();
+      // Signed in: the account's games (from any device); a guest: this browser's seat tokens.
+      const mine = (await accountGames()) || allTokens();
       const mineIds = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 8);
       $("lists").innerHTML =
         `<h2>${esc(t("my_games"))}</h2>${mineIds.length ? `<ul class="games">${mineIds.map((id) =>
@@ -372,4 +375,5 @@ function startReplay(el, gameId) {
 }
 
 setLanguage(initialLanguage());
+mountAccount(document.getElementById("account"), { changed: route });
 route();

@@ -457,3 +457,8 @@ export function t(key, params) {
   }
   return text;
 }
+
+/** Adds strings of a part of the client kept in its own module (`{en: {...}, it: {...}}`). */
+export function addStrings(more) {
+  for (const [lang, table] of Object.entries(more)) STRINGS[lang] = { ...(STRINGS[lang] || {}), ...table };
+}
