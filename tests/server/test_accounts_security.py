@@ -229,3 +229,23 @@ def test_sign_ups_are_rate_limited_per_address(sqlite_db: Database) -> None:
         third = device.sign_up("Tertius")
         assert third.status_code == 429 and code(third) == "too_many_attempts"
         device.close()
+
+
+def test_concurrent_guesses_cannot_slip_past_the_limit(sqlite_db: Database) -> None:
+    with live(sqlite_db.url, login_limit_per_account="3/minute") as server:
+        assert Browser(server.base).sign_up("Drusus").status_code == 201
+
+        async def guess_all() -> list[str]:
+            async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
+                answers = await asyncio.gather(
+                    *(
+                        http.post(
+                            "/api/account/login", json={"name": "Drusus", "password": f"g{i}"}
+                        )
+                        for i in range(8)
+                    )
+                )
+            return sorted(code(a) for a in answers)
+
+        found = asyncio.run(guess_all())
+        assert found == ["bad_credentials"] * 3 + ["too_many_attempts"] * 5

@@ -23,9 +23,10 @@ database of :mod:`alea.server.account_store` and to the HTTP details:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -67,6 +68,8 @@ class Accounts:
         self._per_account: RateLimitItem = parse(settings.login_limit_per_account)
         self._per_address: RateLimitItem = parse(settings.login_limit_per_address)
         self._signups: RateLimitItem = parse(settings.signup_limit_per_address)
+        #: Sign-in attempts under way or waiting, by address and by name: (lock, how many).
+        self._turns: dict[str, tuple[asyncio.Lock, int]] = {}
 
     def now(self) -> float:
         """The server's one clock (``Settings.clock``), so tests can expire sessions."""
@@ -78,6 +81,7 @@ class Accounts:
         if not secret:
             secret = await asyncio.to_thread(db.server_key, self.engine)
         self._key = secret.encode()
+        await asyncio.to_thread(accounts.dummy_hash)  # so the first unknown name is not faster
         gone = await asyncio.to_thread(db.delete_expired, self.engine, self.now())
         if gone:
             log.info("forgot %d expired sessions", gone)
@@ -186,6 +190,27 @@ class Accounts:
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:
             raise ServerError("bad_credentials", 401)
         key = accounts.name_key(name.strip())[:64]
+        # One attempt at a time per address and per name, so that the limits are exact:
+        # concurrent guesses cannot all pass the check before the first failure is counted.
+        async with self._turn(f"address:{address}"), self._turn(f"name:{key}"):
+            return await self._sign_in(key, password, address)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, key: str) -> AsyncIterator[None]:
+        """Wait for the attempts already under way for ``key``; forget the lock when idle."""
+        lock, users = self._turns.get(key, (asyncio.Lock(), 0))
+        self._turns[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._turns[key]
+            if users <= 1:
+                del self._turns[key]
+            else:
+                self._turns[key] = (lock, users - 1)
+
+    async def _sign_in(self, key: str, password: str, address: str) -> User:
         if not self._limiter.test(self._per_account, "login-name", key) or not (
             self._limiter.test(self._per_address, "login-address", address)
         ):
@@ -195,7 +220,7 @@ class Accounts:
             )
             raise ServerError("too_many_attempts", 429, retry=retry)
         user = await asyncio.to_thread(db.user_by_key, self.engine, key)
-        stored = user.password_hash if user is not None else accounts.DUMMY_HASH
+        stored = user.password_hash if user is not None else accounts.dummy_hash()
         good = await asyncio.to_thread(accounts.verify_password, password, stored)
         if user is None or not good:
             self._limiter.hit(self._per_account, "login-name", key)

@@ -26,6 +26,7 @@ database and :mod:`alea.server.account_service` puts both behind the routes.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import re
@@ -106,9 +107,14 @@ def verify_password(password: str, stored: str) -> bool:
         return False
 
 
-#: A hash of nothing anyone knows: a sign-in with an unknown name is checked against it, so
-#: it takes as long as one with a known name and a wrong password (no enumeration by timing).
-DUMMY_HASH: Final = hash_password(secrets.token_urlsafe(24))
+@functools.cache
+def dummy_hash() -> str:
+    """A hash of nothing anyone knows, made once (the server warms it at start).
+
+    A sign-in with an unknown name is checked against it, so it takes as long as one with
+    a known name and a wrong password: no enumeration by timing.
+    """
+    return hash_password(secrets.token_urlsafe(24))
 
 
 def new_user_id() -> str:
