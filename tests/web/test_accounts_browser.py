@@ -118,3 +118,28 @@ def test_sign_up_play_then_sign_in_on_a_second_device_and_resume(
     assert errors == [] and other_errors == []
     phone.close()
     laptop.close()
+
+
+def test_the_account_panel_fits_a_phone_in_italian(
+    browser: Any, live: LiveServer, shots: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="it-IT")
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(live.base + "/")
+    page.click("#accttoggle")
+    panel = page.wait_for_selector(".acctpanel")
+    box = panel.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert "Crea account" in page.inner_text(".acctpanel")
+    # A refused sign-in says why in Italian, and the panel stays open to try again.
+    page.fill("#acctname", "Nessuno")
+    page.fill("#acctpass", "password sbagliata")
+    page.click("#acctlogin")
+    page.wait_for_selector(".toast.error")
+    assert "Nome utente o password errati" in page.inner_text(".toast.error")
+    page.screenshot(path=str(shots / "account-phone-it.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".acctpanel", state="detached")
+    assert [e for e in errors if "401" not in e] == []
+    context.close()
