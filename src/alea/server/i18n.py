@@ -30,6 +30,39 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "That seat token is not valid for this game.",
         "it": "Questo gettone non è valido per questa partita.",
     },
+    # -- accounts (alea.server.accounts): one message for a wrong name or password alike
+    "bad_credentials": {
+        "en": "Wrong user name or password.",
+        "it": "Nome utente o password errati.",
+    },
+    "too_many_attempts": {
+        "en": "Too many attempts; try again in {retry} seconds.",
+        "it": "Troppi tentativi; riprova tra {retry} secondi.",
+    },
+    "bad_name": {
+        "en": "That user name cannot be used: {detail}.",
+        "it": "Questo nome utente non si può usare: {detail}.",
+    },
+    "bad_password": {
+        "en": "That password cannot be used: {detail}.",
+        "it": "Questa password non si può usare: {detail}.",
+    },
+    "name_taken": {
+        "en": "That user name is taken; choose another.",
+        "it": "Questo nome utente è già preso; scegline un altro.",
+    },
+    "not_signed_in": {
+        "en": "Sign in first.",
+        "it": "Prima accedi.",
+    },
+    "csrf": {
+        "en": "Request refused: reload the page and try again.",
+        "it": "Richiesta rifiutata: ricarica la pagina e riprova.",
+    },
+    "seat_linked": {
+        "en": "That seat already belongs to another account.",
+        "it": "Questo posto appartiene già a un altro account.",
+    },
     "no_such_game": {
         "en": "There is no game {game!r}.",
         "it": "Non esiste la partita {game!r}.",

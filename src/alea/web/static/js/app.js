@@ -1,6 +1,7 @@
 // Entry point: the router (lobby, game, replay), the language switch and the lobby page.
 
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
+import { accountGames, mountAccount, render as renderAccount } from "./account.js";
 import { renderBuildings, renderPlayers } from "./board.js";
 import { startGame } from "./game.js";
 import { startRomano } from "./romano.js";
@@ -52,6 +53,7 @@ function renderChrome() {
   const langs = document.getElementById("langs");
   langs.innerHTML = ["it", "en"].map((l) =>
     `<button class="lang ${l === language() ? "on" : ""}" data-lang="${l}" aria-pressed="${l === language()}">${l.toUpperCase()}</button>`).join("");
+  renderAccount();
 }
 
 document.getElementById("langs").addEventListener("click", (e) => {
@@ -224,7 +226,8 @@ function startLobby(el) {
   // Finished games do not change: their summaries are kept instead of asked for again.
   const mineInfo = new Map();
   async function myGames() {
-    const mine = allTokens();
+    // Signed in: the account's games (from any device); a guest: this browser's seat tokens.
+    const mine = (await accountGames()) || allTokens();
     const ids = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 8);
     await Promise.all(ids.filter((id) => !(mineInfo.get(id) && mineInfo.get(id).status === "finished")).map((id) =>
       api(`/api/games/${encodeURIComponent(id)}`).then((g) => mineInfo.set(id, g), () => mineInfo.delete(id))));
@@ -408,4 +411,5 @@ function startReplay(el, gameId) {
 }
 
 setLanguage(initialLanguage());
+mountAccount(document.getElementById("account"), { changed: route });
 route();

@@ -524,8 +524,9 @@ export function t(key, params) {
   return text;
 }
 
-// ---- Pages with their own string tables (scorer, rules, help): they add them here, so
-// every page shares one t() and one language switch.
+// ---- Parts of the client with their own string tables (scorer, rules, help, account) add
+// them here (`{en: {...}, it: {...}}`), so every page shares one t() and one language switch;
+// a key the shared table already has keeps its shared wording.
 export function addStrings(tables) {
   for (const [lang, table] of Object.entries(tables)) {
     STRINGS[lang] = { ...table, ...(STRINGS[lang] || {}) };
