@@ -44,7 +44,7 @@ def test_migrations_match_the_tables(db: Database) -> None:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         version = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
     assert diff == []
-    assert version == "0004"
+    assert version == "0005"
     store.dispose()
 
 

@@ -317,6 +317,7 @@ def test_a_move_on_a_stale_version_resyncs_the_page(
     assert toast is not None
     moved_on = "La partita è andata avanti" if locale == "it-IT" else "The game has moved on"
     assert moved_on in toast.inner_text()
+    assert not re.search(r"\d", toast.inner_text()), "internal version numbers in the message"
     assert lost, "the update that moved the game on should have been lost"
     actions = [m for m in sent if m["type"] == "action"]
     assert actions and actions[-1]["version"] == seen

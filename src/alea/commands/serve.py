@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -52,6 +53,27 @@ def register(app: typer.Typer) -> None:
             help="uvicorn WebSocket implementation: websockets-sansio, websockets or wsproto.",
         ),
         log_level: str = typer.Option("info", help="Log level: debug, info, warning, error."),
+        cookie_secret: str | None = typer.Option(
+            None,
+            "--cookie-secret",
+            envvar="ALEA_COOKIE_SECRET",
+            help="Key signing account session cookies; default: generated on first start "
+            "and stored in the database.",
+        ),
+        secure_cookies: bool | None = typer.Option(
+            None,
+            "--secure-cookies/--no-secure-cookies",
+            help="Mark session cookies Secure; default: when the request came over https "
+            "(directly or via a proxy's X-Forwarded-Proto).",
+        ),
+        trusted_origin: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--trusted-origin",
+                help="Another origin allowed to send signed-in changes (repeatable), e.g. "
+                "https://alea.example behind a proxy that rewrites Host.",
+            ),
+        ] = None,
     ) -> None:
         """Start the game server and print its URL (Ctrl-C stops it)."""
         import socket
@@ -74,6 +96,9 @@ def register(app: typer.Typer) -> None:
             sqlite_synchronous=sqlite_synchronous,
             access_log=access_log,
             tune_gc=True,
+            cookie_secret=cookie_secret,
+            secure_cookies=secure_cookies,
+            trusted_origins=tuple(trusted_origin or ()),
         )
         logging.basicConfig(
             level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -24,10 +24,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import alea
 from alea.server import i18n
+from alea.server.account_service import Accounts
 from alea.server.bodylimit import BodyLimit
 from alea.server.config import Settings
 from alea.server.errors import ServerError, error_body
-from alea.server.routes import lobby, pages, play, replay, seats
+from alea.server.routes import accounts as account_routes
+from alea.server.routes import lobby, pages, play, replay, score, seats
 from alea.server.schemas import Health
 from alea.server.service import GameServer
 from alea.server.storage import Store
@@ -64,11 +66,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         **settings.engine_options,
     )
     server = GameServer(settings, store)
+    accounts = Accounts(settings, store.engine)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         await server.start()
+        await accounts.start()
         if settings.tune_gc:
             gc.collect()
             gc.freeze()
@@ -96,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.state.server = server
     app.state.settings = settings
+    app.state.accounts = accounts
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, err: ServerError) -> JSONResponse:
@@ -128,9 +133,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "database": store.engine.url.get_backend_name(),
         }
 
-    for module in (lobby, seats, play, replay):
+    for module in (lobby, seats, play, replay, score, account_routes):
         app.include_router(module.router)
     if settings.serve_web:
         app.include_router(pages.router)
+        app.include_router(score.pages)
         app.mount("/static", pages.static_files(), name="static")
     return app

@@ -103,3 +103,21 @@ class Settings:
     #: It sleeps until the next deadline and is woken when a new one appears, so this
     #: only bounds the delay after the wall clock (or an injected clock) jumps ahead.
     deadline_poll: float = 5.0
+    # -- player accounts (optional; see docs/server.md "Accounts")
+    #: The key that signs session cookies and derives CSRF tokens. None: a random key is
+    #: generated on first start and stored in the database (``server_keys``), so every
+    #: process serving that database, and every restart, agrees on it.
+    cookie_secret: str | None = None
+    #: The ``Secure`` flag of the session cookie. None: set it when the request came over
+    #: https (directly, or through a proxy whose ``X-Forwarded-Proto`` uvicorn trusts).
+    secure_cookies: bool | None = None
+    #: How long a session lasts after signing in (days); "sign out everywhere" ends it sooner.
+    session_days: float = 30.0
+    #: Wrong passwords allowed per account name, and per client address (``limits`` notation).
+    login_limit_per_account: str = "5/minute"
+    login_limit_per_address: str = "20/minute"
+    #: New accounts per client address.
+    signup_limit_per_address: str = "10/hour"
+    #: Origins besides the server's own (``Host``) allowed to send cookie-authenticated
+    #: changes, e.g. ``("https://alea.example",)`` behind a proxy that rewrites ``Host``.
+    trusted_origins: tuple[str, ...] = ()

@@ -26,6 +26,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from alea.server import i18n
+from alea.server.account_service import Accounts
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
 from alea.server.room import Game, role_name
@@ -169,6 +170,8 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
         conn.language = i18n.language(msg.get("lang"))
     token = msg.get("token")
     seat = None if token is None or token == "" else game.authenticate(token)
+    if seat is None and not msg.get("watch"):
+        seat = await _account_seat(conn, msg.get("seat"))
     since = msg.get("since")
     conn.joined = True
     game.attach(conn, seat)
@@ -192,6 +195,15 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
         }
     )
     conn.mark_dirty()
+
+
+async def _account_seat(conn: Connection, wanted: object) -> int | None:
+    """Without a token, the seat a signed-in player's session cookie holds (accounts)."""
+    accounts: Accounts | None = getattr(conn.websocket.app.state, "accounts", None)
+    if accounts is None:
+        return None
+    websocket = conn.websocket
+    return await accounts.socket_seat(websocket.cookies, websocket.headers, conn.game, wanted)
 
 
 def _seated(conn: Connection) -> int:

@@ -30,6 +30,39 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "That seat token is not valid for this game.",
         "it": "Questo gettone non è valido per questa partita.",
     },
+    # -- accounts (alea.server.accounts): one message for a wrong name or password alike
+    "bad_credentials": {
+        "en": "Wrong user name or password.",
+        "it": "Nome utente o password errati.",
+    },
+    "too_many_attempts": {
+        "en": "Too many attempts; try again in {retry} seconds.",
+        "it": "Troppi tentativi; riprova tra {retry} secondi.",
+    },
+    "bad_name": {
+        "en": "That user name cannot be used: {detail}.",
+        "it": "Questo nome utente non si può usare: {detail}.",
+    },
+    "bad_password": {
+        "en": "That password cannot be used: {detail}.",
+        "it": "Questa password non si può usare: {detail}.",
+    },
+    "name_taken": {
+        "en": "That user name is taken; choose another.",
+        "it": "Questo nome utente è già preso; scegline un altro.",
+    },
+    "not_signed_in": {
+        "en": "Sign in first.",
+        "it": "Prima accedi.",
+    },
+    "csrf": {
+        "en": "Request refused: reload the page and try again.",
+        "it": "Richiesta rifiutata: ricarica la pagina e riprova.",
+    },
+    "seat_linked": {
+        "en": "That seat already belongs to another account.",
+        "it": "Questo posto appartiene già a un altro account.",
+    },
     "no_such_game": {
         "en": "There is no game {game!r}.",
         "it": "Non esiste la partita {game!r}.",
@@ -43,10 +76,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "it": "Gli spettatori non possono giocare: prendi prima un posto.",
     },
     "stale_version": {
-        "en": "The game has moved on (you saw version {sent}, it is now {version}): "
-        "look again and choose.",
-        "it": "La partita è andata avanti (hai visto la versione {sent}, ora è {version}): "
-        "guarda di nuovo e scegli.",
+        "en": "The game has moved on since you chose: look again and choose.",
+        "it": "La partita è andata avanti mentre sceglievi: guarda di nuovo e scegli.",
     },
     "not_your_turn": {
         "en": "It is not your turn.",
@@ -139,6 +170,31 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "unavailable": {
         "en": "The server is shutting down.",
         "it": "Il server si sta spegnendo.",
+    },
+    # The table-top scorer (POST /api/score, alea.tabletop).
+    "unknown_card": {
+        "en": "There is no such piece in the box: {detail}",
+        "it": "Nella scatola non c'è questo pezzo: {detail}",
+    },
+    "wrong_section": {
+        "en": "That piece is listed under the wrong kind: {detail}",
+        "it": "Questo pezzo è elencato nel tipo sbagliato: {detail}",
+    },
+    "too_many": {
+        "en": "The table holds more of a piece than the box: {detail}",
+        "it": "Il tavolo ha più copie di un pezzo di quante ne contenga la scatola: {detail}",
+    },
+    "out_of_range": {
+        "en": "That number cannot be: {detail}",
+        "it": "Questo numero non è possibile: {detail}",
+    },
+    "bad_players": {
+        "en": "Check the players: {detail}",
+        "it": "Controlla i giocatori: {detail}",
+    },
+    "bad_holdings": {
+        "en": "Those holdings cannot be read: {detail}",
+        "it": "Questi pezzi non si possono leggere: {detail}",
     },
 }
 

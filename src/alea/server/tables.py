@@ -66,6 +66,14 @@ seats_table = Table(
     Column("name", String(40), nullable=False),
     Column("token_hash", String(64), nullable=True),
     Column("replaced", Boolean, nullable=False),
+    # The account a seat is linked to (revision 0005); null for a guest's seat.
+    Column(
+        "user_id",
+        String(32),
+        ForeignKey("users.id", ondelete="SET NULL", name="fk_seats_user_id"),
+        nullable=True,
+    ),
+    Index("ix_seats_user_id", "user_id"),
 )
 
 events_table = Table(
@@ -76,6 +84,39 @@ events_table = Table(
     Column("event", String(48), nullable=False),
     Column("actor", Integer, nullable=True),
     Column("created_at", Float, nullable=False),
+)
+
+# Player accounts (revision 0005; alea.server.account_store reads and writes them).
+users_table = Table(
+    "users",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(24), nullable=False),
+    #: The name case-folded: unique, so "Marco" and "marco" cannot both exist.
+    Column("name_key", String(64), nullable=False),
+    #: The Argon2 hash in PHC format; the password itself is never stored.
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ux_users_name_key", "name_key", unique=True),
+)
+
+sessions_table = Table(
+    "sessions",
+    metadata,
+    #: SHA-256 of the session id; the id itself lives only in the browser's cookie.
+    Column("id_hash", String(64), primary_key=True),
+    Column("user_id", String(32), ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Index("ix_sessions_user_id", "user_id"),
+)
+
+#: Secrets the server makes for itself on first start (the cookie-signing key).
+server_keys_table = Table(
+    "server_keys",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
 )
 
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from alea.server.clock import DEFAULT
 from alea.server.errors import ServerError
 from alea.server.room import BOT, FINISHED, HUMAN, OPEN
+from alea.server.routes.accounts import claimant, link_claimed
 from alea.server.routes.common import ERRORS, Server, client_of
 from alea.server.schemas import CreatedOut, CreateGameIn, GameInfo
 from alea.server.seats import SeatSpec
@@ -37,7 +38,9 @@ async def create_game(body: CreateGameIn, server: Server, request: Request) -> d
     ``referee`` (Dado Romano): ``human`` adds a referee role, which the creator
     takes with ``as_referee`` (then ``token`` is the referee's and ``role`` says so);
     the game starts when every seat and the referee role are taken.
+    A signed-in creator's seat is linked to their account.
     """
+    session = await claimant(request)
     specs = [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
     client = client_of(request)
     with_bots = any(s.kind == BOT for s in specs)
@@ -62,6 +65,8 @@ async def create_game(body: CreateGameIn, server: Server, request: Request) -> d
         as_referee=body.as_referee,
     )
     server.limits.created(client, created.game, with_bots)
+    if created.seat is not None:
+        await link_claimed(request, session, created.game, created.seat)
     return {
         "game": info(created.game),
         "seat": created.seat,

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Header, Request
 
+from alea.server.routes.accounts import claimant, link_claimed
 from alea.server.routes.common import ERRORS, Server, client_of, seat_of
 from alea.server.schemas import BotLevelIn, ClaimedOut, ClaimedRefereeOut, ClaimIn, GameInfo
 from alea.server.seats import DEFAULT_LEVEL
@@ -15,10 +16,17 @@ router = APIRouter(tags=["seats"])
 
 
 @router.post("/api/games/{game_id}/seats/{seat}/claim", response_model=ClaimedOut, responses=ERRORS)
-async def claim_seat(game_id: str, seat: int, body: ClaimIn, server: Server) -> dict[str, Any]:
-    """Take a free human seat; the answer holds the seat's secret token (shown once)."""
+async def claim_seat(
+    game_id: str, seat: int, body: ClaimIn, server: Server, request: Request
+) -> dict[str, Any]:
+    """Take a free human seat; the answer holds the seat's secret token (shown once).
+
+    A signed-in player's seat is also linked to their account.
+    """
     game = await server.get(game_id)
+    session = await claimant(request)
     token = await server.seats.claim(game, seat, body.name)
+    await link_claimed(request, session, game, seat)
     return {"game_id": game.id, "seat": seat, "token": token}
 
 

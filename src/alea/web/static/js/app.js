@@ -1,6 +1,7 @@
 // Entry point: the router (lobby, game, replay), the language switch and the lobby page.
 
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
+import { accountGames, mountAccount, render as renderAccount } from "./account.js";
 import { renderBuildings, renderPlayers } from "./board.js";
 import { startGame } from "./game.js";
 import { startRomano } from "./romano.js";
@@ -52,6 +53,7 @@ function renderChrome() {
   const langs = document.getElementById("langs");
   langs.innerHTML = ["it", "en"].map((l) =>
     `<button class="lang ${l === language() ? "on" : ""}" data-lang="${l}" aria-pressed="${l === language()}">${l.toUpperCase()}</button>`).join("");
+  renderAccount();
 }
 
 document.getElementById("langs").addEventListener("click", (e) => {
@@ -129,7 +131,7 @@ function startLobby(el) {
         : ["easy", "medium", "hard"].map((l) => [`bot:${l}`, `${t("seat_bot")} · ${t(`level_${l}`)}`]);
       const opts = [["human", t("seat_friend")], ...bots]
         .map(([v, label]) => `<option value="${v}" ${v === s ? "selected" : ""}>${esc(label)}</option>`).join("");
-      return `<li><span class="swatch ${colour}"></span><select data-seat="${i}">${opts}</select></li>`;
+      return `<li><span class="swatch ${colour}"></span><select data-seat="${i}" aria-label="${esc(t("seat_n", { n: i + 1 }))}">${opts}</select></li>`;
     }).join("");
   }
   // Dado Romano's time limit (RULES.md B1): one hour unless changed, or none at all.
@@ -220,21 +222,56 @@ function startLobby(el) {
     create(seats, $("public").checked, state.kind);
   });
 
+  // This browser's games (their tokens), each with the summary the server gives of it.
+  // Finished games do not change: their summaries are kept instead of asked for again.
+  const mineInfo = new Map();
+  async function myGames() {
+    // Signed in: the account's games (from any device); a guest: this browser's seat tokens.
+    const mine = (await accountGames()) || allTokens();
+    const ids = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 8);
+    await Promise.all(ids.filter((id) => !(mineInfo.get(id) && mineInfo.get(id).status === "finished")).map((id) =>
+      api(`/api/games/${encodeURIComponent(id)}`).then((g) => mineInfo.set(id, g), () => mineInfo.delete(id))));
+    return ids.filter((id) => mineInfo.has(id)).map((id) => ({ game: mineInfo.get(id), seat: mine[id].seat }));
+  }
+
+  function gameTitle(g) {
+    return g.title || g.seats.filter((s) => s.claimed).map((s) => seatName(g.seats, s.seat)).join(", ") || g.id;
+  }
+
+  function gameHref(g, verb) {
+    const romano = g.game === "romano";
+    if (verb === "replay") return romano ? `/game/${g.id}?watch=1` : `/replay/${g.id}`;
+    return verb === "watch" ? `/game/${g.id}?watch=1` : `/game/${g.id}`;
+  }
+
+  function myList(mine) {
+    if (!mine.length) return `<p class="muted">${esc(t("no_games"))}</p>`;
+    return `<ul class="games mine">${mine.map(({ game: g, seat }) => {
+      const colour = (g.seats[seat] && g.seats[seat].colour) || NEW_SEAT_COLOURS[seat] || "gray";
+      const verb = g.status === "finished" ? "replay" : "resume";
+      return `<li data-game="${esc(g.id)}" data-status="${esc(g.status)}"><span class="swatch ${esc(colour)}"></span>` +
+        `<span class="gkind">${esc(t(`game_${g.game || "iacta"}`))}</span><span class="gtitle">${esc(gameTitle(g))}</span>` +
+        `<span class="muted status">${esc(t(`status_${g.status}`))}${g.status === "active" && g.game !== "romano"
+          ? ` · ${esc(t("round"))} ${g.round}/${g.rounds}` : ""}</span>` +
+        `<a class="button small" href="${gameHref(g, verb)}">${esc(t(verb))}</a></li>`;
+    }).join("")}</ul>`;
+  }
+
   async function refresh() {
     try {
-      const [open, live, done] = await Promise.all([
+      const [open, live, done, mine] = await Promise.all([
         api("/api/games?status=open&limit=20"),
         api("/api/games?status=active&limit=20"),
         api("/api/games?status=finished&limit=10"),
+        myGames(),
       ]);
-      const mine = allTokens();
-      const mineIds = Object.keys(mine).sort((a, b) => (mine[b].at || 0) - (mine[a].at || 0)).slice(0, 8);
-      $("lists").innerHTML =
-        `<h2>${esc(t("my_games"))}</h2>${mineIds.length ? `<ul class="games">${mineIds.map((id) =>
-          `<li><span class="swatch ${mine[id].colour || NEW_SEAT_COLOURS[mine[id].seat] || "gray"}"></span><code>${esc(id)}</code>` +
-          `<a class="button small" href="/game/${esc(id)}">${esc(t("resume"))}</a></li>`).join("")}</ul>` : `<p class="muted">${esc(t("no_games"))}</p>`}` +
+      // Your own finished games are listed too, public or not (a quick game is private).
+      const listed = new Set(done.map((g) => g.id));
+      const finished = done.concat(mine.map((m) => m.game).filter((g) => g.status === "finished" && !listed.has(g.id)))
+        .sort((a, b) => (b.updated_at || 0) - (a.updated_at || 0));
+      $("lists").innerHTML = `<h2>${esc(t("my_games"))}</h2>${myList(mine)}` +
         gameList("open_games", open, "join") + gameList("live_games", live, "watch") +
-        gameList("finished_games", done, "replay");
+        gameList("finished_games", finished, "replay");
     } catch (err) {
       $("lists").innerHTML = "";
     }
@@ -253,11 +290,11 @@ function startLobby(el) {
     const items = games.map((g) => {
       const romano = g.game === "romano";
       const seats = g.seats.map((s) => `<span class="swatch ${s.colour} ${s.claimed ? "" : "free"}" title="${esc(s.claimed ? seatName(g.seats, s.seat) : t("free_seat"))}"></span>`).join("");
-      const href = verb === "replay" && !romano ? `/replay/${g.id}` : verb !== "join" ? `/game/${g.id}?watch=1` : `/game/${g.id}`;
+      const href = gameHref(g, verb);
       const what = g.status === "finished" && g.result
         ? `♛ ${esc(g.result.winners.map((w) => seatName(g.seats, w)).join(", "))}`
         : romano ? `${esc(t("round"))} ${g.round}${clockNote(g.clock)}` : `${esc(t("round"))} ${g.round}/${g.rounds}`;
-      return `<li data-game-kind="${esc(g.game || "iacta")}">${seats}<span class="gkind">${esc(t(`game_${g.game || "iacta"}`))}</span><span class="gtitle">${esc(g.title || g.seats.filter((s) => s.kind === "human" && s.claimed).map((s) => s.name).join(", ") || g.id)}</span>` +
+      return `<li data-game-kind="${esc(g.game || "iacta")}">${seats}<span class="gkind">${esc(t(`game_${g.game || "iacta"}`))}</span><span class="gtitle">${esc(gameTitle(g))}</span>` +
         `<span class="muted">${what}</span><a class="button small" href="${href}">${esc(t(verb))}</a></li>`;
     }).join("");
     return `<h2>${esc(t(title))}</h2>${items ? `<ul class="games">${items}</ul>` : `<p class="muted">${esc(t("no_games"))}</p>`}`;
@@ -308,6 +345,8 @@ function startReplay(el, gameId) {
   async function show(step) {
     step = Math.max(0, Math.min(R.steps, step));
     R.step = step;
+    // The step is in the address, so a reload or a change of language stays on it.
+    history.replaceState(history.state, "", `${location.pathname}?step=${step}`);
     const data = await fetchStep(step);
     if (R.stopped || R.step !== step) return;
     const v = data.view;
@@ -328,7 +367,7 @@ function startReplay(el, gameId) {
     const ts = v.turn.seat;
     const colour = seatColour(seats, ts);
     $("rtray").innerHTML = typeof ts === "number" && (v.turn.roll.length || v.turn.kept.length)
-      ? `<span class="who ${colour}">${esc(seatName(seats, ts))}</span> ` +
+      ? `<span class="who ${colour}" title="${esc(seatName(seats, ts))}">${esc(seatName(seats, ts))}</span> ` +
         v.turn.roll.map((d) => die(d, colour)).join("") +
         v.turn.kept.map((d) => die(d, colour, "kept")).join("") : "";
     $("board").innerHTML = renderBuildings(v, ctx);
@@ -372,4 +411,5 @@ function startReplay(el, gameId) {
 }
 
 setLanguage(initialLanguage());
+mountAccount(document.getElementById("account"), { changed: route });
 route();

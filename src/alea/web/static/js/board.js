@@ -51,7 +51,7 @@ function temple(view, ctx) {
     .sort((a, b) => b.dice.length - a.dice.length);
   const rows = groups.map((g, i) =>
     `<div class="row ${recentClass(ctx, "T", g.seat)}" data-seat="${g.seat}">` +
-    `${i === 0 ? '<span class="lead" title="lead">★</span>' : '<span class="lead"></span>'}` +
+    `${i === 0 ? `<span class="lead" title="${esc(t("lead"))}">★</span>` : '<span class="lead"></span>'}` +
     `${diceRow(g.dice, seatColour(ctx.seats, g.seat))}<span class="sum">Σ${sum(g.dice)}</span></div>`).join("");
   const d = view.decks;
   const disc = d.fortuna_discards;
@@ -169,9 +169,11 @@ export function renderPlayer(view, info, ctx) {
   let senateHtml = "";
   if (info.senate) senateHtml = info.senate.map((c) => senateCard(c, "mini")).join("");
   else for (let i = 0; i < info.senate_count; i++) senateHtml += senateBack("mini");
+  // Your own dot follows this page's connection: the server's word is stale while it is lost.
+  const online = you && ctx.conn ? ctx.conn === "connected" : meta.connected;
   const kind = meta.kind === "bot"
     ? `<span class="tag bot">${meta.replaced ? "↺ " : ""}${t("bot")} · ${esc(t(`level_${meta.level || "medium"}`))}</span>`
-    : `<span class="tag ${meta.connected ? "online" : "offline"}" title="${esc(t(meta.connected ? "online" : "offline"))}">●</span>`;
+    : `<span class="tag ${online ? "online" : "offline"}" title="${esc(t(online ? "online" : "offline"))}">●</span>`;
   const start = view.start_player === seat ? `<span class="startmark" title="${esc(t("start_player"))}">⚑</span>` : "";
   let takeover = "";
   if (ctx.takeoverSeat === seat) {

@@ -3,14 +3,14 @@
 // The server sends only this seat's view and the legal actions; the page never guesses
 // rules of its own: every hint comes from the legal actions the server listed.
 
-import { BUILDING_NAMES, t } from "./i18n.js";
+import { BUILDING_NAMES, language, t } from "./i18n.js";
 import { buildingHints, recentMoves, renderBuildings, renderPlayers } from "./board.js";
 import { renderLog } from "./log.js";
 import { die, diceText, esc, patrician, province, senateCard } from "./pieces.js";
 import { renderResults } from "./results.js";
 import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
-import { getName, setName } from "./util.js";
+import { api, getName, setName } from "./util.js";
 
 const CHOICE_KINDS = new Set(["K", "P", "N"]);
 
@@ -19,7 +19,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
     watch,
     update: onUpdate,
     error: () => render(),
-    connection: () => renderConn(),
+    connection: () => { renderConn(); render(); },
   });
   // T: what the server said (see table.js); S: what this page adds to it.
   const T = table.state;
@@ -33,6 +33,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     autoTimer: null,
     copied: false,
     movesOpen: !window.matchMedia("(max-width: 820px)").matches,
+    note: null, // {building, text, key}: why the dice picked cannot go to that building
+    noteTimer: null,
   };
 
   root.innerHTML = `<div class="game">
@@ -43,7 +45,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
     <div class="layout">
       <div class="main"><div id="board"></div><div id="tray" class="tray"></div></div>
       <aside class="side"><div id="players"></div>
-        <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log"></ol></details>
+        <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
         <label class="autoforced"><input type="checkbox" id="autoforced" ${S.autoForced ? "checked" : ""}> ${esc(t("auto_forced"))}</label>
       </aside>
     </div>
@@ -174,6 +176,11 @@ export function startGame(root, gameId, { watch = false } = {}) {
         `<a class="button" href="/">${esc(t("new_game"))}</a></div>`;
       return;
     }
+    if (T.status === "open") {
+      // The first roll is drawn when the game is created; it is nobody's until it starts.
+      el.innerHTML = `<div class="trayhead"><h3>${esc(t("waiting_title"))}</h3></div>`;
+      return;
+    }
     const busy = T.pending ? "busy" : "";
     if (myDecision() && v.phase === "placement") {
       el.innerHTML = placementTray(v, busy);
@@ -201,7 +208,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     const key = selectedValues().join("");
     const hints = buildingHints(T.legal, key);
     const dice = roll.map((d, i) =>
-      die(d, colour, `big pick ${S.selected.includes(i) ? "selected" : ""}`, `data-idx="${i}" tabindex="0"`)).join("");
+      die(d, colour, `big pick ${S.selected.includes(i) ? "selected" : ""}`,
+        `data-idx="${i}" tabindex="0" role="button" aria-pressed="${S.selected.includes(i)}"`)).join("");
     const buttons = [];
     for (const b of "TSCFL") {
       if (hints.ready.has(b)) {
@@ -236,7 +244,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   function choiceTray(v, busy) {
     const cards = T.legal.map((a) => {
       const [k, c] = a.split(":");
-      const attrs = `data-action="${esc(a)}"`;
+      const attrs = `data-action="${esc(a)}" tabindex="0" role="button"`;
       if (k === "K") return senateCard(c, "big choosable", attrs);
       if (k === "P") return province(c, "big choosable", attrs);
       if (k === "N") return patrician(c, "big choosable", attrs);
@@ -249,7 +257,9 @@ export function startGame(root, gameId, { watch = false } = {}) {
   function renderLogPanel() {
     const el = $("log");
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-    el.innerHTML = renderLog(T.log, T.seats, highlightFrom(), T.seat);
+    // The first roll is drawn when the game is created: nobody sees it before the start.
+    const log = T.status === "open" ? [] : T.log;
+    el.innerHTML = renderLog(log, T.seats, highlightFrom(), T.seat);
     if (atBottom || !el.dataset.init) { el.scrollTop = el.scrollHeight; el.dataset.init = "1"; }
   }
 
@@ -274,14 +284,55 @@ export function startGame(root, gameId, { watch = false } = {}) {
       hints: buildingHints(placing ? T.legal : [], key),
       recent: recentMoves(T.log, from),
       takeoverSeat: takeoverSeat(),
+      conn: T.conn,
     };
     renderTopbar();
     renderBanners();
     $("board").innerHTML = renderBuildings(v, ctx);
     $("players").innerHTML = renderPlayers(v, ctx);
+    renderNote();
     renderTray();
     renderLogPanel();
     renderOverlay();
+  }
+
+  // Why the building just clicked cannot take the dice picked, shown on that building
+  // until the selection changes or a few seconds pass.
+  function renderNote() {
+    const n = S.note;
+    if (!n || n.key !== selectedValues().join("") || !(myDecision() && T.view.phase === "placement")) {
+      S.note = null;
+      return;
+    }
+    const b = $("board").querySelector(`.building[data-building="${n.building}"]`);
+    if (b) b.insertAdjacentHTML("beforeend", `<div class="whynot" role="status">${esc(n.text)}</div>`);
+  }
+
+  function showNote(building, text) {
+    S.note = { building, text, key: selectedValues().join("") };
+    clearTimeout(S.noteTimer);
+    S.noteTimer = setTimeout(() => { S.note = null; render(); }, 7000);
+    render();
+  }
+
+  // Says why the dice picked cannot go to `building`: the engine's reason, from the server.
+  async function explainRefusal(building, key) {
+    const name = BUILDING_NAMES[building];
+    if (!key) {
+      const can = T.legal.some((a) => a.startsWith(`${building}:`));
+      showNote(building, t(can ? "pick_first" : "takes_none", { building: name }));
+      return;
+    }
+    let reason = "";
+    try {
+      const answer = await api(`/api/games/${encodeURIComponent(T.id)}/explain?action=${encodeURIComponent(`${building}:${key}`)}&lang=${language()}`,
+        undefined, { token: T.token });
+      reason = answer.reason;
+    } catch (err) {
+      reason = "";
+    }
+    if (key !== selectedValues().join("")) return; // the selection changed meanwhile
+    showNote(building, `${t("not_here", { building: name })} ${reason}`.trim());
   }
 
   function renderOverlay() {
@@ -337,9 +388,10 @@ export function startGame(root, gameId, { watch = false } = {}) {
       const action = `${d.building}:${key}`;
       if (key && T.legal.includes(action)) { act(action); return; }
       const options = T.legal.filter((a) => a.startsWith(`${d.building}:`));
-      if (options.length === 1) { selectAction(options[0]); return; }
+      if (!key && options.length === 1) { selectAction(options[0]); return; }
       const group = root.querySelector(`.mgroup[data-group="${d.building}"]`);
       if (group) { group.classList.remove("flash"); void group.offsetWidth; group.classList.add("flash"); }
+      explainRefusal(d.building, key);
     } else if (d.takeover) {
       table.send({ type: "takeover", seat: Number(d.takeover) });
     } else if (d.reclaim) {
@@ -369,9 +421,13 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }, true);
 
   root.addEventListener("keydown", (e) => {
-    if ((e.key === "Enter" || e.key === " ") && e.target.dataset && e.target.dataset.idx !== undefined) {
+    const d = e.target.dataset;
+    const pressable = d && (d.idx !== undefined || (d.action !== undefined && e.target.tagName !== "BUTTON"));
+    if ((e.key === "Enter" || e.key === " ") && pressable) {
       e.preventDefault();
       e.target.click();
+      // The tray is redrawn: keep the keyboard on the die just pressed.
+      if (d.idx !== undefined) root.querySelector(`.tray [data-idx="${d.idx}"]`)?.focus();
     }
   });
 
@@ -395,6 +451,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
       table.stop();
       clearInterval(ticker);
       clearTimeout(S.autoTimer);
+      clearTimeout(S.noteTimer);
     },
   };
 }

@@ -1,7 +1,7 @@
 // Strings of the browser client in English and Italian. Building names stay in Latin,
 // as printed on the game's board; everything else is translated.
 
-const STRINGS = {
+export const STRINGS = {
   en: {
     tagline: "Roll, place, and win the favour of Rome — online, with friends or bots.",
     lang_name: "English",
@@ -213,6 +213,39 @@ const STRINGS = {
     ro_log_mark_wrong: "the referee marks {who} wrong",
     ro_riddle_lc: "riddle",
     ro_question_lc: "question",
+    wild_province: "wild province",
+    why_none: "none",
+    why_empty_province: "empty: value {v} − 1",
+    why_province: "card {v}",
+    why_empty_wild: "empty wild province: −1",
+    why_wild: "wild province 0",
+    why_empty_free: "empty free province: 0",
+    why_free: "free province 1",
+    why_empty_border: "empty border province: 0",
+    why_border_both: "one of each colour: 3",
+    why_border_not: "not one of each colour: 0",
+    why_patricians: "patricians {values}",
+    why_extra: "XI: {card} beside the couple scores under XI",
+    why_I: "1 + {n} places owned ÷ 2",
+    why_II: "{n} patricians placed ÷ 2",
+    why_III: "1 + {n} Senate cards",
+    why_IV: "1 + 2 × ({n} Fortuna tiles ÷ 3)",
+    why_V: "1 + couples: {n}",
+    why_VI: "colours placed: {list}",
+    why_VII: "colours of your places: {list}",
+    why_VIII: "province cards with a patrician: {list}",
+    why_IX: "women placed: {n}",
+    why_X: "men placed: {n}",
+    why_XI: "beside couples: {list}",
+    why_XI_none: "no unplaced patrician of a couple's colour",
+    why_XI_no_couple: "no couple",
+    not_here: "{building}: not these dice.",
+    pick_first: "{building}: first tap the dice you want to place there.",
+    takes_none: "{building} can take none of your dice now.",
+    status_open: "waiting for players",
+    status_active: "in play",
+    status_finished: "finished",
+    lead: "leading group",
   },
   it: {
     tagline: "Lancia, piazza e conquista il favore di Roma — online, con amici o bot.",
@@ -425,6 +458,39 @@ const STRINGS = {
     ro_log_mark_wrong: "l'arbitro giudica sbagliata la risposta di {who}",
     ro_riddle_lc: "l'indovinello",
     ro_question_lc: "la domanda",
+    wild_province: "provincia jolly",
+    why_none: "nessuno",
+    why_empty_province: "vuota: valore {v} − 1",
+    why_province: "carta {v}",
+    why_empty_wild: "provincia jolly vuota: −1",
+    why_wild: "provincia jolly 0",
+    why_empty_free: "provincia libera vuota: 0",
+    why_free: "provincia libera 1",
+    why_empty_border: "provincia di confine vuota: 0",
+    why_border_both: "uno per colore: 3",
+    why_border_not: "non uno per colore: 0",
+    why_patricians: "patrizi {values}",
+    why_extra: "XI: {card} accanto alla coppia conta sotto XI",
+    why_I: "1 + {n} luoghi posseduti ÷ 2",
+    why_II: "{n} patrizi piazzati ÷ 2",
+    why_III: "1 + {n} carte Senato",
+    why_IV: "1 + 2 × ({n} tessere Fortuna ÷ 3)",
+    why_V: "1 + coppie: {n}",
+    why_VI: "colori piazzati: {list}",
+    why_VII: "colori dei tuoi luoghi: {list}",
+    why_VIII: "carte provincia con un patrizio: {list}",
+    why_IX: "donne piazzate: {n}",
+    why_X: "uomini piazzati: {n}",
+    why_XI: "accanto alle coppie: {list}",
+    why_XI_none: "nessun patrizio non piazzato del colore di una coppia",
+    why_XI_no_couple: "nessuna coppia",
+    not_here: "{building}: non con questi dadi.",
+    pick_first: "{building}: prima tocca i dadi da piazzare qui.",
+    takes_none: "{building} non può accogliere nessuno dei tuoi dadi ora.",
+    status_open: "in attesa dei giocatori",
+    status_active: "in corso",
+    status_finished: "finita",
+    lead: "gruppo in testa",
   },
 };
 
@@ -456,4 +522,13 @@ export function t(key, params) {
     for (const [k, v] of Object.entries(params)) text = text.split(`{${k}}`).join(String(v));
   }
   return text;
+}
+
+// ---- Parts of the client with their own string tables (scorer, rules, help, account) add
+// them here (`{en: {...}, it: {...}}`), so every page shares one t() and one language switch;
+// a key the shared table already has keeps its shared wording.
+export function addStrings(tables) {
+  for (const [lang, table] of Object.entries(tables)) {
+    STRINGS[lang] = { ...table, ...(STRINGS[lang] || {}) };
+  }
 }

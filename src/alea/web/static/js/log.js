@@ -43,7 +43,7 @@ export function renderLog(log, seats, highlightFrom, mySeat) {
       items.push(`<li class="round">${esc(t("round_heading", { n: round }))}</li>`);
     }
     const who = actor === null || actor === undefined ? ""
-      : `<span class="who ${seatColour(seats, actor)}">${esc(seatName(seats, actor))}</span> `;
+      : `<span class="who ${seatColour(seats, actor)}" title="${esc(seatName(seats, actor))}">${esc(seatName(seats, actor))}</span> `;
     const isAction = /^[RTSCFLKPN]:/.test(ev);
     const cls = [isAction ? "act" : "chance", i >= highlightFrom ? "recent" : "", actor === mySeat ? "mine" : ""].join(" ");
     items.push(`<li class="${cls}" data-i="${i}" title="${esc(ev)}">${who}${describe(ev, actor, prev)}</li>`);
@@ -55,6 +55,6 @@ export function renderLog(log, seats, highlightFrom, mySeat) {
 /** One event as a sentence (for the replay's caption). */
 export function describeEvent(ev, actor, previous, seats) {
   const who = actor === null || actor === undefined ? ""
-    : `<span class="who ${seatColour(seats, actor)}">${esc(seatName(seats, actor))}</span> `;
+    : `<span class="who ${seatColour(seats, actor)}" title="${esc(seatName(seats, actor))}">${esc(seatName(seats, actor))}</span> `;
   return who + describe(ev, actor, previous || "");
 }

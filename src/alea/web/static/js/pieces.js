@@ -21,8 +21,10 @@ const PIPS = {
 /** A die of value v in a player colour. extra: classes; attrs: extra attributes. */
 export function die(value, colour, extra = "", attrs = "") {
   const pips = (PIPS[value] || []).map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2.2"/>`).join("");
+  // A die to pick is a button (its attrs say so); any other die is a picture of its value.
+  const role = attrs.includes("role=") ? "" : ' role="img"';
   return `<span class="die ${esc(colour)} ${extra}" data-v="${value}" ${attrs}` +
-    ` role="img" aria-label="${value}"><svg viewBox="0 0 24 24" aria-hidden="true">${pips}</svg></span>`;
+    `${role} aria-label="${value}"><svg viewBox="0 0 24 24" aria-hidden="true">${pips}</svg></span>`;
 }
 
 export function diceRow(values, colour, extra = "") {
@@ -33,14 +35,23 @@ export function diceText(text) {
   return [...String(text)].map((d) => die(Number(d), "ivory", "mini")).join("");
 }
 
-const PROVINCE_RE = /^([a-z]+)(\d)$/;
-const PATRICIAN_RE = /^([a-z]+)([mw])(\d)$/;
+// The card grammar of alea.iacta.cards: a province is a colour and a value 1-4 (or the
+// wild grey0), a patrician a colour, "m" or "w" and a value 1-3. The colours are named
+// in full, because a colour may end in a letter that is also a sex ("yellow" + "2" is a
+// province, not a "yello" woman); tests/web pins this grammar to the engine's tables.
+export const CARD_COLOURS = ["red", "orange", "yellow", "green", "blue", "purple"];
+const COLOUR_ALT = CARD_COLOURS.join("|");
+const PROVINCE_RE = new RegExp(`^(?:(${COLOUR_ALT})([1-4])|(grey)(0))$`);
+const PATRICIAN_RE = new RegExp(`^(${COLOUR_ALT})([mw])([1-3])$`);
 
+/** A province card's colour and value, or null when `card` is not a province. */
 export function parseProvince(card) {
   const m = PROVINCE_RE.exec(card);
-  return m ? { colour: m[1], value: Number(m[2]) } : { colour: "grey", value: 0 };
+  if (!m) return null;
+  return m[1] ? { colour: m[1], value: Number(m[2]) } : { colour: "grey", value: 0 };
 }
 
+/** A patrician tile's colour, sex ("m" or "w") and value, or null when it is none. */
 export function parsePatrician(card) {
   const m = PATRICIAN_RE.exec(card);
   return m ? { colour: m[1], sex: m[2], value: Number(m[3]) } : null;
@@ -48,19 +59,18 @@ export function parsePatrician(card) {
 
 export function colourName(colour) { return t(`colour_${colour}`); }
 
+/** A card in words ("yellow woman 2", "red 4"); Senate cards and unknown names as they are. */
 export function cardLabel(card) {
   const pat = parsePatrician(card);
   if (pat) return `${colourName(pat.colour)} ${t(pat.sex === "m" ? "man" : "woman")} ${pat.value}`;
-  if (PROVINCE_RE.test(card)) {
-    const p = parseProvince(card);
-    return `${colourName(p.colour)} ${p.value}`;
-  }
+  const p = parseProvince(card);
+  if (p) return p.value ? `${colourName(p.colour)} ${p.value}` : t("wild_province");
   return card;
 }
 
 /** A province card: colour band and value; grey0 is the wild province. */
 export function province(card, extra = "", attrs = "") {
-  const p = parseProvince(card);
+  const p = parseProvince(card) || { colour: "grey", value: 0 };
   const wild = card === "grey0";
   return `<span class="province ${p.colour} ${extra}" data-card="${esc(card)}" ${attrs}` +
     ` title="${esc(cardLabel(card))}"><span class="pv">${wild ? "✱" : p.value}</span>` +
@@ -110,6 +120,6 @@ export function token(count) {
 /** A short human name for any card in notation (K:/P:/N: and reveals). */
 export function anyCard(card) {
   if (parsePatrician(card)) return patrician(card, "mini");
-  if (PROVINCE_RE.test(card)) return province(card, "mini");
+  if (parseProvince(card)) return province(card, "mini");
   return senateCard(card, "mini");
 }

@@ -61,7 +61,6 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     exchange: null, // {seat, kind, posed, answer} while the referee is to mark, else null
     sayForm: "", // which typing box is shown ("pose", "answer" or ""): rebuilt only on change
     shownRolls: 0,
-    figure: null,
     clock: null, // {time_limit, deadline, deadline_utc, last_round} or null: no time limit
     ticker: null,
   };
@@ -158,20 +157,26 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     }).join("");
 
     // The two rolls, with a short animation for new ones.
-    const rolls = lastRolls();
+    // The first rolls are drawn when the game is created: nobody sees them before the start.
+    const started = T.status !== "open";
+    const rolls = started ? lastRolls() : [];
     const fresh = rolls.filter((r) => r.index >= S.shownRolls);
     S.shownRolls = T.log.length;
-    const dice = rolls.map((r) => `<span class="rdie ${seatColour(T.seats, r.actor) || "gray"} ${fresh.includes(r) ? "rolling" : ""}" data-roll="${r.value}" title="${r.value}">${PIPS[r.value]}</span>`).join("");
-    // The figure being resolved, or the last one seen (a new turn has none yet).
-    if (v.figure_name) S.figure = { name: v.figure_name, key: v.figure, effect: v.figure_effect };
+    // Whose dice these are, in words as well as in colour.
+    const last = rolls.length ? rolls[rolls.length - 1].actor : null;
+    const rollWho = last === null || last === undefined ? ""
+      : `<span class="who ${seatColour(T.seats, last)}" title="${esc(seatName(T.seats, last))}">${esc(seatName(T.seats, last))}</span>`;
+    const dice = rollWho + rolls.filter((r) => r.actor === last).map((r) => `<span class="rdie ${seatColour(T.seats, r.actor) || "gray"} ${fresh.includes(r) ? "rolling" : ""}" data-roll="${r.value}" title="${r.value}">${PIPS[r.value]}</span>`).join("");
+    // The figure being resolved: only the view's own (between turns there is none, and an
+    // older one would sit beside another player's dice).
     let figure = "";
-    if (S.figure) {
-      const f = S.figure;
+    if (started && v.figure_name) {
+      const f = { name: v.figure_name, key: v.figure, effect: v.figure_effect };
       const effect = f.effect ? f.effect[lang] || f.effect.en : "";
       figure = `<div class="figure"><span class="fname">${esc(f.name)}</span> <span class="fkey">${esc(f.key)}</span><p class="effect">${esc(effect)}</p></div>`;
     }
     let item = "";
-    if (v.item_text) {
+    if (started && v.item_text) {
       const it = v.item_text;
       item = `<div class="riddle"><h3>${esc(t(it.kind === "riddle" ? "ro_riddle" : "ro_question"))}</h3><p>${esc(it.text[lang] || it.text.en)}</p></div>`;
     }
@@ -246,7 +251,7 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     $("decision").innerHTML = html;
 
     // The log, newest first.
-    const entries = T.log.map(([e, a], i) => [i, e, a]).slice(-40).reverse();
+    const entries = started ? T.log.map(([e, a], i) => [i, e, a]).slice(-40).reverse() : [];
     $("log").innerHTML = entries.map(([i, e, a]) =>
       `<li data-index="${i}" data-event="${esc(e)}"><span class="swatch ${a === null ? "free" : seatColour(T.seats, a)}"></span> ${esc(describeRomano(e, a, T.seats))}</li>`).join("");
   }

@@ -10,7 +10,7 @@ export function seatName(seats, seat) {
   const s = seats && seats[seat];
   if (!s) return t("seat_n", { n: seat + 1 });
   if (s.name) return s.name;
-  return s.kind === "bot" ? `Bot (${t(`level_${s.level || "medium"}`)})` : t("seat_n", { n: seat + 1 });
+  return s.kind === "bot" ? `${t("seat_bot")} (${t(`level_${s.level || "medium"}`)})` : t("seat_n", { n: seat + 1 });
 }
 
 /** A seat's colour (a CSS class of app.css), or "" when the server has named none. */

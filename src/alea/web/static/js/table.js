@@ -90,7 +90,9 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
   }
 
   function hello(since) {
-    send({ type: "hello", token: state.token, lang: language(), since });
+    // Without a token a signed-in player's session cookie stands for their seat, unless
+    // the page only watches.
+    send({ type: "hello", token: state.token, lang: language(), since, ...(watch ? { watch: true } : {}) });
   }
 
   function onMessage(m) {

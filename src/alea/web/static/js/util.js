@@ -2,9 +2,15 @@
 
 import { language } from "./i18n.js";
 
+// The CSRF token of the signed-in account (js/account.js sets it): every change sent with
+// the session cookie must carry it (docs/server.md, "Accounts").
+let csrfToken = null;
+export function setCsrf(value) { csrfToken = value || null; }
+
 export async function api(path, body, { method, token } = {}) {
   const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (csrfToken && body !== undefined) headers["X-CSRF-Token"] = csrfToken;
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(path, {
     method: method || (body === undefined ? "GET" : "POST"),
