@@ -59,6 +59,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
             "bot_factory": quick_bots,
             "sqlite_synchronous": "NORMAL",
             "idle_timeout": 600,
+            # A browser test opens many bot tables from one address.
+            "create_rate": "",
+            "bot_tables_per_client": 0,
         }
         settings = Settings(**fields)
         with LiveServer(settings) as server:
