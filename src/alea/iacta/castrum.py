@@ -7,13 +7,10 @@ of each value, and no two sets anywhere may share both value and count.
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
 
+from alea.iacta.board import Board
 from alea.iacta.dice import value_counts
 from alea.iacta.notation import CASTRUM, Action, dice_action
-
-if TYPE_CHECKING:
-    from alea.iacta.state import State
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
@@ -46,7 +43,7 @@ def _allowed(value: int, have: int, blocked: int) -> tuple[Action, ...]:
     return tuple(CASTRUM_ACTIONS[value][k - 1] for k in range(1, have + 1) if not blocked >> k & 1)
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action] | tuple[Action, ...]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action] | tuple[Action, ...]:
     """Every legal Castrum placement for ``seat`` with ``roll``.
 
     For each value, a bit mask of the set sizes already in the Castrum,
@@ -71,7 +68,7 @@ def describe(value: int, count: int) -> str:
     return f"{word} {value}{'s' if count > 1 else ''}"
 
 
-def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
     """Why placing ``dice`` in the Castrum is illegal (called only when it is)."""
     if len(set(dice)) != 1:
         return (
@@ -91,7 +88,7 @@ def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
     return "Castrum: that placement is not allowed"
 
 
-def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
+def place(state: Board, seat: int, dice: tuple[int, ...]) -> None:
     """Start or grow ``seat``'s set of ``dice[0]`` (legality already checked)."""
     key = (seat, dice[0])
     state.castrum[key] = state.castrum.get(key, 0) + len(dice)

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from functools import cache
-from typing import TYPE_CHECKING
 
+from alea.iacta.board import Board
 from alea.iacta.dice import value_counts
 from alea.iacta.notation import FORUM, Action, dice_action
-
-if TYPE_CHECKING:
-    from alea.iacta.state import State
 
 #: The two pairs that may be placed together: they sum to 5.
 PAIRS = ((1, 4), (2, 3))
@@ -42,7 +39,7 @@ def _options(roll: tuple[int, ...], limit: int, pair14: bool, pair23: bool) -> t
     return tuple(found)
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
     """Every legal Forum placement for ``seat`` with ``roll``.
 
     A die of value v fits when fewer than ``columns`` dice are lower than v, a
@@ -59,7 +56,7 @@ def options(state: State, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...
     return _options(roll, limit, _index(row, 4) + 1 < cols, _index(row, 3) + 1 < cols)
 
 
-def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
     """Why placing ``dice`` in the Forum is illegal (called only when it is)."""
     if len(dice) > 2 or (len(dice) == 2 and dice not in PAIRS):
         return "Forum: place one die of any value, or two dice that sum to 5 (1+4 or 2+3)"
@@ -69,7 +66,7 @@ def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
     )
 
 
-def place(state: State, seat: int, dice: tuple[int, ...]) -> list[int]:
+def place(state: Board, seat: int, dice: tuple[int, ...]) -> list[int]:
     """Insert ``dice`` (legality already checked); return the owners of dice pushed off."""
     row = state.forum
     for value in dice:

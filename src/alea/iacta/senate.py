@@ -7,13 +7,10 @@ ends match (same lowest value and same length).
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
 
+from alea.iacta.board import Board
 from alea.iacta.dice import value_mask
 from alea.iacta.notation import SENATE, Action, dice_action
-
-if TYPE_CHECKING:
-    from alea.iacta.state import State
 
 Straight = tuple[int, int]
 
@@ -48,7 +45,7 @@ def _candidates(mask: int, own: Straight | None) -> tuple[tuple[Straight, Action
     return tuple(found)
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action]:
     """Every legal Senate placement for ``seat`` with ``roll``."""
     straights = state.senate
     taken = {s for q, s in enumerate(straights) if s is not None and q != seat}
@@ -75,7 +72,7 @@ def describe(straight: Straight) -> str:
     return "-".join(str(v) for v in range(straight[0], straight[1] + 1))
 
 
-def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
     """Why placing ``dice`` in the Senate is illegal (called only when it is)."""
     own = state.senate[seat]
     after = result_of(own, dice)
@@ -95,7 +92,7 @@ def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
     return "Senate: that placement is not allowed"
 
 
-def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
+def place(state: Board, seat: int, dice: tuple[int, ...]) -> None:
     """Start or extend ``seat``'s straight (legality already checked)."""
     state.senate[seat] = result_of(state.senate[seat], dice)
 
