@@ -9,7 +9,7 @@ Two optional builds, each falling back to the same pure-Python source:
   the compiled modules *are* the ``.py`` files. The build also writes
   ``alea/iacta/_compiled_from.json``, the hash of each source it compiled, so
   that an import never runs compiled code built from other sources (see
-  :mod:`alea._compiled`).
+  :mod:`alea.iacta._compiled`).
 
 Where no C compiler (or no mypyc) is available, or compiling fails, the build
 skips the part with a warning and the pure-Python modules are used. Set
@@ -34,9 +34,11 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent
 ENGINE_DIR = Path("src", "alea", "iacta")
-#: The engine modules mypyc compiles: all of alea.iacta but the package's __init__,
-#: which chooses at import time between the compiled and the pure-Python modules.
-ENGINE_SOURCES = sorted(p.as_posix() for p in ENGINE_DIR.glob("*.py") if p.name != "__init__.py")
+#: The engine modules mypyc compiles: all of alea.iacta but the package's __init__ and
+#: _compiled, which choose at import time between the compiled and the pure-Python modules.
+ENGINE_SOURCES = sorted(
+    p.as_posix() for p in ENGINE_DIR.glob("*.py") if p.name not in ("__init__.py", "_compiled.py")
+)
 MANIFEST = "_compiled_from.json"
 
 
@@ -56,7 +58,7 @@ def _engine_extensions() -> list[Extension]:
     try:
         from mypyc.build import mypycify
 
-        return list(mypycify(ENGINE_SOURCES, opt_level="3", group_name="alea_engine"))
+        return list(mypycify(ENGINE_SOURCES, opt_level="3", group_name="alea.iacta._engine"))
     except Exception as err:  # no mypyc, a type error, no compiler: the engine stays Python
         _warn(f"the engine is not compiled (pure Python is used): {err}")
         return []
@@ -112,7 +114,7 @@ def _remove_compiled_engine(top: Path) -> None:
     """Delete compiled engine modules and their manifest under ``top`` (a src or build dir)."""
     suffix = str(get_config_var("EXT_SUFFIX"))
     package = top / "alea" / "iacta"
-    for path in [*package.glob("*" + suffix), *top.glob("alea_engine__mypyc*" + suffix)]:
+    for path in package.glob("*" + suffix):  # the modules and their shared _engine__mypyc
         path.unlink()
     (package / MANIFEST).unlink(missing_ok=True)
 

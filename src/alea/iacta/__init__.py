@@ -22,10 +22,10 @@ The public API: :func:`new_game`, :class:`State` (``current_player``,
 
 The engine may be compiled by mypyc from these same sources (docs/engine.md);
 :data:`COMPILED` says whether this process runs the compiled modules, chosen
-before any of them is imported (:mod:`alea._compiled`).
+before any of them is imported (:mod:`alea.iacta._compiled`).
 """
 
-from alea._compiled import choose as _choose
+from alea.iacta._compiled import choose as _choose
 
 #: Whether the compiled engine is in use (False: the pure-Python modules).
 COMPILED: bool = _choose(__name__, __path__[0]).compiled

@@ -7,10 +7,9 @@ to the right of every lower die and to the left of every equal or higher one.
 from __future__ import annotations
 
 from bisect import bisect_left
-from functools import cache
 
 from alea.iacta.board import Board
-from alea.iacta.dice import value_counts
+from alea.iacta.dice import roll_info
 from alea.iacta.notation import FORUM, Action, dice_action
 
 #: The two pairs that may be placed together: they sum to 5.
@@ -27,16 +26,22 @@ def _index(row: list[tuple[int, int]], value: int) -> int:
     return bisect_left(row, (value, -1))
 
 
-@cache
 def _options(roll: tuple[int, ...], limit: int, pair14: bool, pair23: bool) -> tuple[Action, ...]:
     """Forum placements of ``roll`` when values below ``limit`` fit and the pairs as given."""
-    counts = value_counts(roll)
-    found = [dice_action(FORUM, (value,)) for value in range(1, limit) if counts[value]]
-    if pair14 and counts[1] and counts[4]:
-        found.append(dice_action(FORUM, (1, 4)))
-    if pair23 and counts[2] and counts[3]:
-        found.append(dice_action(FORUM, (2, 3)))
-    return tuple(found)
+    info = roll_info(roll)
+    memo = info.forum_memo
+    key = limit * 4 + pair14 * 2 + pair23
+    found = memo.get(key)
+    if found is None:
+        counts = info.counts
+        actions = [dice_action(FORUM, (value,)) for value in range(1, limit) if counts[value]]
+        if pair14 and counts[1] and counts[4]:
+            actions.append(dice_action(FORUM, (1, 4)))
+        if pair23 and counts[2] and counts[3]:
+            actions.append(dice_action(FORUM, (2, 3)))
+        found = tuple(actions)
+        memo[key] = found
+    return found
 
 
 def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:

@@ -8,30 +8,39 @@ leading group, with a larger sum.
 
 from __future__ import annotations
 
-from functools import cache
-
 from alea.iacta.board import Board
-from alea.iacta.dice import submultisets_by_size
+from alea.iacta.dice import roll_info, submultisets_by_size
 from alea.iacta.notation import TEMPLE, Action, dice_action
 
 
 def leading(groups: list[tuple[int, ...]]) -> tuple[int, int]:
     """Size and pip sum of the leading group, ``(0, 0)`` for an empty Temple."""
-    size = total = 0
+    size = 0
+    best: tuple[int, ...] = ()
     for group in groups:
         if len(group) > size:
             size = len(group)
-            total = sum(group)
-    return size, total
+            best = group
+    return size, sum(best)
 
 
-@cache
 def _actions(roll: tuple[int, ...], count: int, min_sum: int) -> tuple[Action, ...]:
-    return tuple(
-        dice_action(TEMPLE, dice)
-        for dice, total in submultisets_by_size(roll, count)
-        if total >= min_sum
-    )
+    """Placements of ``count`` dice of ``roll`` adding up to ``min_sum`` or more (memoised)."""
+    if count > len(roll):
+        return ()
+    # Pip sums run from ``count`` to 6 * ``count``: clamping keeps the memo small.
+    min_sum = min(max(min_sum, count), 6 * count + 1)
+    memo = roll_info(roll).temple_memo
+    key = count << 6 | min_sum
+    found = memo.get(key)
+    if found is None:
+        found = tuple(
+            dice_action(TEMPLE, dice)
+            for dice, total in submultisets_by_size(roll, count)
+            if total >= min_sum
+        )
+        memo[key] = found
+    return found
 
 
 def requirement(state: Board, seat: int) -> tuple[int, int]:
