@@ -158,6 +158,9 @@ def start_server(
         "warning",
         "--sqlite-synchronous",
         synchronous,
+        # One loopback client creates every game of the benchmark: no creation limit.
+        "--create-rate",
+        "",
         *extra,
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -235,8 +235,19 @@ class GameState(Protocol[ActionT, OutcomeT]):
         """
         ...
 
-    def log(self, seat: int | None, /) -> list[str]:
-        """:attr:`history` as ``seat`` may see it (same length; hidden events redacted)."""
+    def log(self, seat: int | None, start: int = 0, /) -> list[str]:
+        """:attr:`history` from entry ``start`` on, as ``seat`` may see it (one entry per
+        event; hidden events redacted). A server sends each seat only the entries it has not
+        had yet, so ``start`` spares it redacting the whole game at every move."""
+        ...
+
+    def replay_view(self, step: int | None = None, /) -> dict[str, Any]:
+        """The table after the first ``step`` events of this finished game (default: all of
+        them), nothing hidden: shaped like a spectator's :meth:`view` (``seat`` None), with
+        every seat's secrets shown. For replays, once no secret is left to keep.
+
+        ValueError while the game is not over, or for a step outside 0 to ``len(history)``.
+        """
         ...
 
     # ---------------------------------------------------------------- records, JSON

@@ -192,7 +192,10 @@ def _check_views_and_logs(info: GameInfo, state: AnyState) -> None:
         json.dumps(view)  # JSON-ready
         assert view["game"] == info.game and view["players"] == state.players
         assert view["seat"] == seat
-        assert len(state.log(seat)) == n, "a log entry for every event"
+        full = state.log(seat)
+        assert len(full) == n, "a log entry for every event"
+        for start in (n // 2, n):
+            assert state.log(seat, start) == full[start:], "a log from an entry is its tail"
     shown = state.view(None)["result"]
     result = state.result()
     if result is None:
@@ -329,3 +332,50 @@ def check_views_hide(info: GameInfo, options: Options, players: int, seed: int) 
             changed += mine != theirs
     if info.hidden_information:
         assert changed, "resample never drew anything anew: the leak check proves nothing"
+
+
+#: Most steps of a finished game whose replay view :func:`check_replay_view` looks at.
+REPLAY_STEPS = 16
+
+
+def check_replay_view(info: GameInfo, options: Options, players: int, seed: int) -> None:
+    """A finished game shows the table after any step with nothing hidden; a game in play
+    refuses (its secrets still matter), and so does a step the game does not have."""
+    public: dict[int, dict[str, Any]] = {}
+    final: AnyState | None = None
+    for state, move in sampled(info, options, players, seed):
+        if move is None:
+            final = state
+            break
+        public[len(state.history)] = state.view(None)
+        if len(public) == 1:
+            try:
+                state.replay_view()
+            except ValueError:
+                pass
+            else:
+                raise AssertionError("a game in play showed its replay view")
+    assert final is not None
+    n = len(final.history)
+    for bad in (-1, n + 1):
+        try:
+            final.replay_view(bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"step {bad} of a game of {n} events was shown")
+    last = final.replay_view()
+    assert last == final.replay_view(n), "the default step is the last"
+    assert last["result"] == final.view(None)["result"], "the replay ends on the result"
+    steps = sorted(public)
+    picked = steps[:: max(1, len(steps) // REPLAY_STEPS)]
+    more = 0
+    for step in picked:
+        shown = final.replay_view(step)
+        json.dumps(shown)  # JSON-ready
+        assert shown["game"] == info.game and shown["players"] == players
+        assert shown["seat"] is None, "a replay view is shaped like a spectator's"
+        assert set(public[step]) <= set(shown), "a replay view has every key of a view"
+        more += shown != public[step]
+    if info.hidden_information:
+        assert more, "the replay view never showed more than a spectator sees"

@@ -54,8 +54,8 @@ class LeakyView(toy.State):
 
 
 class LeakyLog(toy.State):
-    def log(self, seat: int | None) -> list[str]:
-        return list(self.history)  # others' deals shown
+    def log(self, seat: int | None, start: int = 0) -> list[str]:
+        return self.history[start:]  # others' deals shown
 
 
 class SharedClone(toy.State):
@@ -90,6 +90,19 @@ class Nobody(toy.State):
         return None  # not even the seat deciding
 
 
+class ClosedReplay(toy.State):
+    def replay_view(self, step: int | None = None) -> dict[str, Any]:
+        shown = super().replay_view(step)
+        if step is not None and step < len(self.history):
+            shown["hands"] = [None] * self.players  # hidden before the last step
+        return shown
+
+
+class EarlyReplay(toy.State):
+    def replay_view(self, step: int | None = None) -> dict[str, Any]:
+        return self.view(None)  # shown while the game is played too
+
+
 def same_state(state: AnyState, seat: int, rng: random.Random) -> AnyState:
     return state.clone()  # nothing drawn anew: a leak check on it proves nothing
 
@@ -103,6 +116,8 @@ CASES: list[tuple[str, GameInfo, Callable[[GameInfo, Mapping[str, Any], int, int
     ("an illegal move is accepted", broken(Lenient), checks.check_illegal_refused),
     ("to_json loses a field", broken(Forgetful), checks.check_json_round_trip),
     ("a decision belongs to nobody", broken(Nobody), checks.check_every_step),
+    ("a replay hides the cards", broken(ClosedReplay), checks.check_replay_view),
+    ("a game in play is replayed", broken(EarlyReplay), checks.check_replay_view),
 ]
 
 

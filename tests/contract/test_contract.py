@@ -58,6 +58,7 @@ CHECKS: dict[str, Check] = {
     "replay": checks.check_replay,
     "illegal": checks.check_illegal_refused,
     "views_hide": checks.check_views_hide,
+    "replay_view": checks.check_replay_view,
 }
 
 

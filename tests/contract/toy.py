@@ -201,12 +201,26 @@ class State:
             "result": self.result(),
         }
 
-    def log(self, seat: int | None) -> list[str]:
+    def replay_view(self, step: int | None = None) -> dict[str, Any]:
+        """The table after ``step`` events of the finished game, every card shown."""
+        if self.phase != "over":
+            raise ValueError("High card is replayed only once over")
+        step = len(self.history) if step is None else step
+        if not 0 <= step <= len(self.history):
+            raise ValueError(f"no step {step}")
+        position = State(self.players)
+        for event in self.history[:step]:
+            position.apply(event)
+        shown = position.view(None)
+        shown["hands"] = list(position.hands)
+        return shown
+
+    def log(self, seat: int | None, start: int = 0) -> list[str]:
         shown = list(self.history)
         for index, owner in self.private.items():
             if owner != seat:
                 shown[index] = f"{shown[index].partition(':')[0]}:{HIDDEN}"
-        return shown
+        return shown[start:]
 
     # ------------------------------------------------------------ records, JSON
 

@@ -49,7 +49,8 @@ class RandomBot:
 
 
 def bot_factory() -> Any:
-    """``alea.bots.make`` when the bots layer works here, else :class:`RandomBot` (tests only)."""
+    """``alea.bots.for_game`` when the bots layer works here, else :class:`RandomBot` (tests
+    only)."""
     try:
         from alea import bots
 
@@ -57,13 +58,34 @@ def bot_factory() -> Any:
         if not hasattr(probe, "act"):
             raise TypeError("no act")
     except Exception:
-        return lambda level: RandomBot()
-    return bots.make
+        return lambda game, level: RandomBot()
+    return bots.for_game
 
 
-def quick_bots(level: str) -> RandomBot:
-    """The fastest possible bot, for tests about the server rather than about play."""
+def quick_bots(game: str, level: str) -> RandomBot:
+    """The fastest possible bot of any game, for tests about the server rather than play."""
     return RandomBot()
+
+
+class SleepyBot:
+    """A bot that takes its time before a random legal move, like a searching bot.
+
+    It sleeps rather than computes, so a test can keep many of them busy without
+    loading the machine: what matters is that they occupy the workers they think in.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.name = "sleepy"
+
+    def act(self, view: dict[str, Any], legal_actions: list[Any], rng: random.Random) -> Any:
+        time.sleep(self.seconds)
+        return RandomBot().act(view, legal_actions, rng)
+
+
+def sleepy_bots(level: str) -> SleepyBot:
+    """Bots that think 0.3 s a move (module level, so worker processes can unpickle them)."""
+    return SleepyBot(0.3)
 
 
 class ShiftedClock:
@@ -141,7 +163,7 @@ class LiveServer:
         self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=64 * 1024)
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=settings.max_frame)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True

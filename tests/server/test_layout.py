@@ -1,11 +1,13 @@
 """The shape of the server package: modules that stand alone, arrows that point one way.
 
-Each module of :mod:`alea.server` does one job (docs/architecture-server.md).
-These tests keep it that way: every module imports on its own in a fresh
-interpreter, the imports between the package's modules (read from the source
-with :mod:`ast`, ``TYPE_CHECKING`` imports included) form no cycle, only the
-adapter :mod:`alea.server.rules` imports a rules engine, and no module grows
-past the size a reader can hold in mind.
+Each module of :mod:`alea.server` does one job (docs/architecture.md, "The
+server"). These tests keep it that way: every module imports on its own in a
+fresh interpreter, the imports between the package's modules (read from the
+source with :mod:`ast`, ``TYPE_CHECKING`` imports included) form no cycle, no
+module imports a rules engine or a game's bots (the server hosts games only
+through :mod:`alea.game` and :func:`alea.bots.for_game`) nor names a game
+(but for the one default of old databases), and no module grows past the size
+a reader can hold in mind.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ import alea.server
 
 PACKAGE = Path(alea.server.__file__).resolve().parent
 ROOT = Path(__file__).resolve().parents[2]
-#: The one module that may know the engines by name (see its docstring).
-ADAPTER = "alea.server.rules"
-ENGINES = ("alea.iacta", "alea.romano")
+#: Every package of alea that knows a game's rules: the engines, and the bots' insides.
+ENGINES = ("alea.iacta", "alea.romano", "alea.bots.")
+#: The one place that names a game: the game of rows older than the ``game`` column.
+DEFAULT_GAME_HOME = "alea.server.tables"
 MAX_LINES = 600
 
 
@@ -111,15 +114,30 @@ def test_the_imports_between_modules_have_no_cycle() -> None:
     assert set(order) == set(arrows)
 
 
-def test_only_the_adapter_knows_the_engines() -> None:
-    """Every engine-specific fact of the server lives in :mod:`alea.server.rules`."""
+def test_no_module_imports_an_engine() -> None:
+    """The server talks to games only through :mod:`alea.game` (and gets bots from
+    :mod:`alea.bots` itself): no module imports a rules engine or a game's bot module."""
+    found = {name: imports(path, name) for name, path in modules().items()}
     offenders = {
-        name: sorted(i for i in imports(path, name) if i.startswith(ENGINES))
-        for name, path in modules().items()
-        if name != ADAPTER
+        name: sorted(i for i in names if i.startswith(ENGINES)) for name, names in found.items()
     }
-    assert {name: found for name, found in offenders.items() if found} == {}
-    assert any(i.startswith(ENGINES) for i in imports(modules()[ADAPTER], ADAPTER))
+    assert {name: bad for name, bad in offenders.items() if bad} == {}
+    assert "alea.game" in found["alea.server.core"]  # the imports are really read
+
+
+def test_no_module_names_a_game() -> None:
+    """No string in the server is a game's name (short or records'), except the one
+    default of :data:`alea.server.tables.DEFAULT_GAME`."""
+    import alea.game
+
+    games = {n for info in alea.game.games() for n in (info.name, info.game)}
+    named: dict[str, list[str]] = {}
+    for name, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in games:
+                named.setdefault(name, []).append(str(node.value))
+    assert named == {DEFAULT_GAME_HOME: ["iacta"]}
 
 
 @pytest.mark.parametrize("name", sorted(modules()))

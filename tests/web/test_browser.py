@@ -49,6 +49,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
             bot_factory=bot_factory(),
             sqlite_synchronous="NORMAL",
             idle_timeout=600,
+            # One browser on loopback opens every table of the module: no per-client limits.
+            create_rate="",
+            bot_tables_per_client=0,
         )
         with LiveServer(settings) as server:
             yield server

@@ -38,6 +38,9 @@ def romano_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             idle_timeout=600,
             clock=ShiftedClock(),
             deadline_poll=0.05,
+            # One browser on loopback opens every table of the module: no per-client limits.
+            create_rate="",
+            bot_tables_per_client=0,
         )
         with LiveServer(settings) as server:
             yield server

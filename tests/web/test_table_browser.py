@@ -54,6 +54,9 @@ def settings(database_url: str) -> Settings:
         sqlite_synchronous="NORMAL",
         idle_timeout=600,
         chance_rng=lambda: random.Random(2024),
+        # One browser on loopback opens every table of the module: no per-client limits.
+        create_rate="",
+        bot_tables_per_client=0,
     )
 
 

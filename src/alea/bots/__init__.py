@@ -22,10 +22,19 @@ about a second a decision, reproducible: its budget is in iterations).
 
 A *spec* string names a bot and options, separated by colons:
 ``"ismcts:iterations=500:playout=random"``, ``"greedy:die_value=1.0"``.
+
+Bots per game: :func:`for_game` gives the bot of a game (by its
+:class:`~alea.game.GameInfo` short name) at a level, so that a host of every
+game (the server) never names a bot class. Alea Iacta Est's levels are the
+ones above; Dado Romano's one bot is :class:`~alea.bots.romano.RandomRomanoBot`
+at every level; a game with no bots of its own (:func:`register_game_bots`
+adds them) is played by :class:`RandomBot`, which needs nothing but the legal
+actions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from alea.bots.base import Bot, ask
@@ -44,8 +53,11 @@ __all__ = [
     "ISMCTSBot",
     "RandomBot",
     "ask",
+    "for_game",
     "make",
     "parse_spec",
+    "register_game_bots",
+    "unregister_game_bots",
 ]
 
 #: IS-MCTS budget of the ``hard`` level, in simulated decisions per decision.
@@ -130,3 +142,36 @@ def make(name_or_level: str, **options: Any) -> Bot:
     if label is not None:
         bot.name = str(label)
     return bot
+
+
+def _romano(level: str) -> Bot:
+    """Dado Romano's bot, whatever the level: a party game of luck has no strategy to search."""
+    from alea.bots.romano import RandomRomanoBot
+
+    return RandomRomanoBot()
+
+
+#: The bot factories of each game by its short name: ``level -> Bot``.
+_GAME_BOTS: dict[str, Callable[[str], Bot]] = {"iacta": make, "romano": _romano}
+
+
+def register_game_bots(game: str, factory: Callable[[str], Bot]) -> None:
+    """Give the game called ``game`` its own bots: ``factory(level)`` makes one."""
+    _GAME_BOTS[game] = factory
+
+
+def unregister_game_bots(game: str) -> None:
+    """Forget the bots of ``game`` (tests that registered some); KeyError if it has none."""
+    del _GAME_BOTS[game]
+
+
+def for_game(game: str, level: str) -> Bot:
+    """A new bot playing the game ``game`` (its short name) at ``level`` (:data:`LEVELS`).
+
+    A game without bots of its own gets :class:`RandomBot`, uniform over the legal
+    actions, which any game's decisions allow. ValueError for an unknown level.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
+    factory = _GAME_BOTS.get(game)
+    return RandomBot() if factory is None else factory(level)

@@ -14,12 +14,14 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from alea.iacta.notation import Action
 
 if TYPE_CHECKING:
-    from alea.iacta.state import State
+    from alea.game import GameState
+
+ActionT = TypeVar("ActionT")
 
 
 class Bot(ABC):
@@ -38,18 +40,20 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-def ask(bot: Bot, state: State, rng: random.Random) -> Action:
+def ask(bot: Bot, state: GameState[ActionT, Any], rng: random.Random) -> ActionT:
     """Ask ``bot`` for the decision of the seat to move, showing it only that seat's view.
 
     Every driver (tournaments, terminal play, the server) goes through here,
     so the rule "bots see views, never states" is enforced in one place, and
-    a bot that answers with an illegal action is caught at once.
+    a bot that answers with an illegal action is caught at once. ``state`` is a
+    state of any game (:class:`alea.game.GameState`).
     """
     seat = state.current_player()
     if seat < 0:
         raise ValueError("no player decides now (chance event or game over)")
     legal = state.legal_actions()
-    action = bot.act(state.view(seat), list(legal), rng)
+    # A bot of any game takes that game's actions (typed as Alea Iacta Est's, its first).
+    action: Any = bot.act(state.view(seat), list(legal), rng)  # type: ignore[arg-type]
     if action not in legal:
         raise ValueError(f"bot {bot.name!r} chose {action!r}, which is not legal here")
     return legal[legal.index(action)]

@@ -33,6 +33,16 @@ def register(app: typer.Typer) -> None:
         idle_timeout: float = typer.Option(
             90.0, help="Seconds of silence on a turn before others may hand the seat to a bot."
         ),
+        bot_processes: int = typer.Option(
+            2, help="Worker processes bots think in (0: one thread of the server's)."
+        ),
+        create_rate: str = typer.Option(
+            "20/minute;200/hour",
+            help='New games per client address ("limits" notation; "" for no limit).',
+        ),
+        bot_tables_per_client: int = typer.Option(
+            8, help="Unfinished games with bots one client address may have (0: no limit)."
+        ),
         sqlite_synchronous: str = typer.Option(
             "FULL", help="SQLite synchronous pragma: FULL (power-safe) or NORMAL (crash-safe)."
         ),
@@ -58,6 +68,9 @@ def register(app: typer.Typer) -> None:
             database_url=url,
             bot_delay=bot_delay,
             idle_timeout=idle_timeout,
+            bot_processes=bot_processes,
+            create_rate=create_rate,
+            bot_tables_per_client=bot_tables_per_client,
             sqlite_synchronous=sqlite_synchronous,
             access_log=access_log,
             tune_gc=True,
@@ -81,7 +94,7 @@ def register(app: typer.Typer) -> None:
             create_app(settings),
             log_level=log_level.lower(),
             access_log=access_log,
-            ws_max_size=64 * 1024,
+            ws_max_size=settings.max_frame,
             ws=ws,
             ws_per_message_deflate=False,
             ws_ping_interval=20.0,

@@ -905,11 +905,18 @@ class State(Board):
 
         return view(self, seat)
 
-    def log(self, seat: int | None) -> list[str]:
-        """The history as ``seat`` may see it: others' hidden draws and choices as ``?``."""
+    def log(self, seat: int | None, start: int = 0) -> list[str]:
+        """The history from ``start`` on as ``seat`` may see it: others' hidden draws and
+        choices as ``?``."""
         from alea.iacta.views import log
 
-        return log(self, seat)
+        return log(self, seat, start)
+
+    def replay_view(self, step: int | None = None) -> dict[str, Any]:
+        """The table after ``step`` events of this finished game, every hand shown."""
+        from alea.iacta.views import replay_view
+
+        return replay_view(self, step)
 
     def to_json(self) -> dict[str, Any]:
         """The full state (hidden parts included) as JSON-ready data; see :meth:`from_json`."""

@@ -229,17 +229,17 @@ def _maybe(values: list[_T] | None) -> tuple[_T, ...] | None:
     return None if values is None else tuple(values)
 
 
-def log(state: State, seat: int | None) -> list[str]:
-    """The event history with every event private to another seat shown as ``kind:?``."""
+def log(state: State, seat: int | None, start: int = 0) -> list[str]:
+    """The event history from entry ``start`` on, with every event private to another seat
+    shown as ``kind:?``."""
     private = state.private
-    history = state.history
+    shown = state.history[start:]
     if not private:
-        return list(history)
-    shown = list(history)
+        return shown
     for index, owner in private.items():
-        if owner != seat:
-            kind = shown[index].partition(":")[0]
-            shown[index] = f"{kind}:{HIDDEN}"
+        if owner != seat and index >= start:
+            kind = shown[index - start].partition(":")[0]
+            shown[index - start] = f"{kind}:{HIDDEN}"
     return shown
 
 

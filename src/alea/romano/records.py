@@ -46,6 +46,25 @@ def replay(data: Mapping[str, Any], bank: Bank | None = None) -> State:
     return state
 
 
+def replay_to(game: State, step: int | None = None) -> State:
+    """The position after the first ``step`` events of the finished ``game`` (default: all),
+    replayed from its options with its bank. ValueError while the game is not over, or
+    for a step it does not have."""
+    if not game.is_terminal():
+        raise ValueError("the game is not over: it is replayed only once finished")
+    events = len(game.history)
+    if step is None:
+        step = events
+    if not 0 <= step <= events:
+        raise ValueError(f"step {step} is not in this game: it has steps 0 to {events}")
+    if step == events:
+        return game
+    position = new_game_with_options(game.players, bank=game.bank, **game.options())
+    for event in game.history[:step]:
+        position.apply(event)
+    return position
+
+
 def new_game_with_options(
     players: int,
     *,

@@ -554,9 +554,17 @@ class State:
 
         return view(self, seat)
 
-    def log(self, seat: int | None) -> list[str]:
-        """The history as ``seat`` may see it: all of it (the answers live in the bank)."""
-        return list(self.history)
+    def log(self, seat: int | None, start: int = 0) -> list[str]:
+        """The history from ``start`` on as ``seat`` may see it: all of it (the answers
+        live in the bank)."""
+        return self.history[start:]
+
+    def replay_view(self, step: int | None = None) -> dict[str, Any]:
+        """The table after ``step`` events of this finished game: a spectator's view, since
+        nothing at the table is hidden (the answers live in the bank)."""
+        from alea.romano.records import replay_to
+
+        return replay_to(self, step).view(None)
 
     def record(self) -> dict[str, Any]:
         """The game record (:func:`alea.game.make_record`): options and every move in order."""

@@ -5,11 +5,11 @@ holds the full engine state of every unfinished game in memory, asks the
 engine what is legal, commits every accepted action together with the chance
 outcomes it triggers *before* anyone hears of it, and sends each seat only
 what that seat may see (``state.view(seat)``, ``state.log(seat)``). Its
-modules, one job each, are mapped in docs/architecture-server.md.
+modules, one job each, are mapped in docs/architecture.md ("The server").
 
 The public entry point is :func:`create_app`; ``alea serve`` wraps it. Both
 names are loaded on first use, so that importing one part of the server (the
-adapter :mod:`alea.server.rules`, say) does not load the web framework.
+hosted games, :mod:`alea.server.games`, say) does not load the web framework.
 """
 
 from __future__ import annotations

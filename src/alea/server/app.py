@@ -20,11 +20,13 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import alea
 from alea.server import i18n
+from alea.server.bodylimit import BodyLimit
 from alea.server.config import Settings
-from alea.server.errors import ServerError
+from alea.server.errors import ServerError, error_body
 from alea.server.routes import lobby, pages, play, replay, seats
 from alea.server.schemas import Health
 from alea.server.service import GameServer
@@ -37,17 +39,20 @@ def _language(request: Request) -> str:
     return i18n.language(request.headers.get("accept-language", ""))
 
 
+#: The codes of the refusals the framework makes before a route runs (unknown path,
+#: wrong method, a body that cannot be parsed), so they too speak the documented shape.
+HTTP_CODES: dict[int, str] = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    429: "rate_limited",
+}
+
+
 def _error(request: Request, code: str, status: int, detail: Any, **params: Any) -> JSONResponse:
     """The one shape of every refusal: ``{"error": {"code", "message", "detail"}}``."""
-    params.setdefault("detail", detail)
-    body = {
-        "error": {
-            "code": code,
-            "message": i18n.message(code, _language(request), **params),
-            "detail": detail,
-        }
-    }
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(error_body(code, _language(request), detail, **params), status_code=status)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -87,12 +92,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
         lifespan=lifespan,
     )
+    # Outermost: a body over the limit is refused before anything reads it in full.
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.state.server = server
     app.state.settings = settings
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, err: ServerError) -> JSONResponse:
-        return _error(request, err.code, err.status, err.detail, **err.params)
+        response = _error(request, err.code, err.status, err.detail, **err.params)
+        response.headers.update(err.headers)
+        return response
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(err.status_code, "http_error")
+        response = _error(request, code, err.status_code, str(err.detail))
+        for name, value in (err.headers or {}).items():  # e.g. a 405's Allow
+            response.headers[name] = value
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, err: RequestValidationError) -> JSONResponse:

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+
+#: What a game id may look like: URL-safe base64 characters, as :func:`new_game_id`
+#: makes them (longer ones allowed for ids from elsewhere, up to 32).
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def new_token() -> str:
@@ -33,3 +38,12 @@ def token_matches(token: str, stored_hash: str | None) -> bool:
 def new_game_id() -> str:
     """A short unguessable game id for links (12 URL-safe characters, 72 bits)."""
     return secrets.token_urlsafe(9)
+
+
+def is_game_id(value: object) -> bool:
+    """Whether ``value`` can be a game id at all, checked before any database sees it.
+
+    Anything else (a NUL byte, which PostgreSQL refuses in text, a path, a megabyte)
+    is simply an unknown game.
+    """
+    return isinstance(value, str) and GAME_ID.fullmatch(value) is not None

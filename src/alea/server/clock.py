@@ -26,8 +26,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Final, Literal
 
+from alea.game import GameInfo
 from alea.server.errors import ServerError
-from alea.server.rules import Rules
 
 log = logging.getLogger("alea.server")
 
@@ -85,8 +85,8 @@ class Clock:
         return self._now() >= self.takeover_at(turn_since)
 
 
-def time_limit_for(rules: Rules, asked: object) -> int | None:
-    """The time limit in minutes a new game of ``rules`` gets when ``asked`` (None: none).
+def time_limit_for(info: GameInfo, asked: object) -> int | None:
+    """The time limit in minutes a new game of ``info`` gets when ``asked`` (None: none).
 
     :data:`DEFAULT` gives the game's default; 0 and None mean no limit. Anything else
     must be a whole number of minutes in ``MIN_TIME_LIMIT..MAX_TIME_LIMIT`` for a game
@@ -94,14 +94,14 @@ def time_limit_for(rules: Rules, asked: object) -> int | None:
     would surprise the players far more than a refusal.
     """
     if asked is DEFAULT:
-        return rules.default_time_limit if rules.time_up_event is not None else None
+        return info.default_time_limit if info.time_up_action is not None else None
     if asked is None or (isinstance(asked, int) and not isinstance(asked, bool) and asked == 0):
         return None
-    if rules.time_up_event is None:
+    if info.time_up_action is None:
         raise ServerError(
             "bad_time_limit",
             422,
-            detail=f"{rules.name} games have no time limit",
+            detail=f"{info.name} games have no time limit",
             low=MIN_TIME_LIMIT,
             high=MAX_TIME_LIMIT,
         )

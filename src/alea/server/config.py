@@ -17,8 +17,9 @@ from typing import Any
 
 from alea.bots import Bot
 
-#: ``make(level)`` -> a bot; the default is :func:`alea.bots.make`.
-BotFactory = Callable[[str], Bot]
+#: ``factory(game, level)`` -> a bot for the game of that short name; the default is
+#: :func:`alea.bots.for_game`.
+BotFactory = Callable[[str, str], Bot]
 
 
 def default_database_url(directory: Path | None = None) -> str:
@@ -46,9 +47,24 @@ class Settings:
     bot_delay: float = 0.8
     #: Seconds a human may stay silent on their turn before others may hand the seat to a bot.
     idle_timeout: float = 90.0
+    #: Worker processes bots think in (:mod:`alea.server.botpool`): at most this many cores
+    #: go to bots however many tables play; 0 thinks in one dedicated thread instead.
+    bot_processes: int = 2
+    #: New games one client address may create, in the notation of the ``limits`` library
+    #: (moving window; ``""``: no limit). Past it, ``429 rate_limited`` with Retry-After.
+    create_rate: str = "20/minute;200/hour"
+    #: Unfinished games with bots one client address may have created at once (0: no limit).
+    bot_tables_per_client: int = 8
+    #: Seconds after its last change (creation, a claim) an open game nobody completes is
+    #: deleted, unless a socket watches it (:mod:`alea.server.retention`).
+    open_game_ttl: float = 24 * 3600.0
+    #: Seconds an open game nobody asks for stays in memory (it stays on disk).
+    open_game_memory: float = 300.0
+    #: Seconds between two looks at which open games to expire or drop from memory.
+    retention_poll: float = 30.0
     #: Default difficulty for seats handed to a bot.
     takeover_level: str = "medium"
-    #: ``level -> bot``; None means :func:`alea.bots.make`.
+    #: ``(game, level) -> bot``; None means :func:`alea.bots.for_game`.
     bot_factory: BotFactory | None = None
     chance_rng: Callable[[], random.Random] = _system_random
     #: SQLite ``synchronous`` pragma: FULL survives power loss too; NORMAL survives
@@ -56,6 +72,15 @@ class Settings:
     sqlite_synchronous: str = "FULL"
     #: Largest WebSocket text message accepted from a client, in characters.
     max_message: int = 4096
+    #: Largest WebSocket frame uvicorn accepts (``ws_max_size``), in bytes: bigger frames
+    #: close the socket (1009) before they are read in full.
+    max_frame: int = 64 * 1024
+    #: Largest HTTP request body, in bytes: larger ones are refused with 413 before they
+    #: are read in full (the biggest legitimate body is about 2 KB).
+    max_body: int = 64 * 1024
+    #: Seconds a connection's queued replies may stay undelivered before it is dropped
+    #: as a client that does not read (while they wait, its messages are not read).
+    slow_client_timeout: float = 10.0
     #: How many finished games to keep in memory for views and replays.
     finished_cache: int = 256
     #: Access log lines from uvicorn (off for benchmarks).

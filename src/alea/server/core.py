@@ -31,11 +31,13 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from alea.game import AnyState, GameInfo, IllegalActionError
+from alea.server.auth import is_game_id
 from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
 from alea.server.errors import ServerError
+from alea.server.games import hosted, new_state, parse_move
 from alea.server.room import ACTIVE, FINISHED, OPEN, Game, Seat
-from alea.server.rules import REFEREE, BadMove, ChanceMove, RefereeMove, Rules, rules_for
 from alea.server.storage import Store
 from alea.server.tables import GameRecord, StorageError, VersionConflict
 from alea.server.writes import op_append_events, op_create_game
@@ -48,14 +50,14 @@ Write = Callable[[Any], None]
 SeatingWrite = Callable[[str | None, float | None], Write]
 
 
-def draw_chance(rules: Rules, state: Any, rng: Any) -> list[int | None]:
+def draw_chance(state: AnyState, rng: Any) -> list[int | None]:
     """Draw every chance event due in ``state`` (in place), until someone must decide.
 
     Returns the seat each drawn event belongs to (its ``actor`` in the log).
     """
     actors: list[int | None] = []
     while state.is_chance():
-        actors.append(rules.actor_of(state))
+        actors.append(state.actor())
         state.apply(state.sample_chance(rng))
     return actors
 
@@ -78,11 +80,11 @@ class Core:
 
     async def get(self, game_id: str) -> Game:
         """The game ``game_id`` (finished games are loaded from the store on demand)."""
+        if not is_game_id(game_id):  # before any lookup: no NUL byte reaches the database
+            raise ServerError("no_such_game", 404, game=str(game_id)[:40])
         game = self.games.get(game_id)
         if game is not None:
             return game
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
-            raise ServerError("no_such_game", 404, game=str(game_id)[:40])
         record = await asyncio.to_thread(self.store.load_game, game_id)
         if record is None:
             raise ServerError("no_such_game", 404, game=game_id)
@@ -125,14 +127,13 @@ class Core:
 
         The engine re-checks every event; an event it refuses is a ``ValueError``.
         """
-        rules = rules_for(record.game)
-        state = rules.new_game(record.players, record.referee)
+        state = new_state(hosted(record.game), record.players, record.referee)
         actors: list[int | None] = []
         for index, token in enumerate(record.events):
-            actors.append(rules.actor_of(state))
+            actors.append(state.actor())
             try:
                 state.apply(token)
-            except rules.illegal as err:
+            except IllegalActionError as err:
                 raise ValueError(f"event {index} ({token}): {err}") from None
         if record.version != len(record.events):
             raise StorageError(
@@ -140,7 +141,9 @@ class Core:
             )
         return self._game(record, state, actors, self.settings.chance_rng())
 
-    def _game(self, record: GameRecord, state: Any, actors: list[int | None], rng: Any) -> Game:
+    def _game(
+        self, record: GameRecord, state: AnyState, actors: list[int | None], rng: Any
+    ) -> Game:
         """The game in memory that ``record`` describes, with its engine ``state``."""
         seats = [
             Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced) for s in record.seats
@@ -157,7 +160,7 @@ class Core:
             actors=actors,
             seats=seats,
             rng=rng,
-            rules=rules_for(record.game),
+            info=hosted(record.game),
             turn_since=self.clock.now(),
             result=record.result,
             time_limit=record.time_limit,
@@ -202,7 +205,7 @@ class Core:
     async def create(
         self,
         game_id: str,
-        rules: Rules,
+        info: GameInfo,
         seats: list[Seat],
         *,
         public: bool,
@@ -212,11 +215,11 @@ class Core:
         referee_name: str,
         referee_token: str | None,
     ) -> Game:
-        """Store a new game of ``rules`` and keep it: the set-up chance drawn, and play
+        """Store a new game of ``info`` and keep it: the set-up chance drawn, and play
         begun if every seat (and the referee role) is already taken."""
         rng = self.settings.chance_rng()
-        state = rules.new_game(len(seats), referee)
-        actors = draw_chance(rules, state, rng)
+        state = new_state(info, len(seats), referee)
+        actors = draw_chance(state, rng)
         now = self.clock.now()
         record = GameRecord(
             id=game_id,
@@ -230,7 +233,7 @@ class Core:
             result=None,
             seats=[s.record() for s in seats],
             events=list(state.history),
-            game=rules.name,
+            game=info.name,
             time_limit=time_limit,
             deadline=None,
             referee=referee,
@@ -269,28 +272,10 @@ class Core:
                 raise ServerError("stale_version", 409, sent=version, version=game.version)
             if game.state.current_player() != seat:
                 raise ServerError("not_your_turn", 409)
-            rules = game.rules
-            try:
-                token = rules.parse_action(text)
-            except BadMove as err:
-                raise ServerError("bad_notation", 422, detail=str(err)) from None
-            except ChanceMove:
-                raise ServerError(
-                    "illegal_action",
-                    422,
-                    detail=f"{text}: chance outcomes are drawn by the server, not by players",
-                ) from None
-            except RefereeMove:
-                raise ServerError(
-                    "illegal_action",
-                    422,
-                    detail=f"{text}: the server declares the last round when the time limit "
-                    "has passed, not the players",
-                ) from None
-            # The referee's mark belongs to the answering seat, as the replay on restart
-            # (rules.actor_of) has it.
-            actor = rules.actor_of(game.state) if seat == REFEREE else seat
-            start = await self.advance(game, [(token, actor)])
+            token = parse_move(game.info, text)
+            # The seat's own decision, or the referee's mark of the answering seat's answer:
+            # the engine says whose, as the replay on restart has it.
+            start = await self.advance(game, [(token, game.state.actor())])
         return start, game.version
 
     async def advance(
@@ -303,23 +288,22 @@ class Core:
         so the player's idle time keeps running. An event the engine refuses is
         ``illegal_action`` and changes nothing.
         """
-        rules = game.rules
         new = game.state.clone()
         start = game.version
         actors: list[int | None] = []
         for event, actor in events:
             try:
                 new.apply(event)
-            except rules.illegal as err:
+            except IllegalActionError as err:
                 raise ServerError("illegal_action", 422, detail=str(err)) from None
             actors.append(actor)
-        actors.extend(draw_chance(rules, new, game.rng))
+        actors.extend(draw_chance(new, game.rng))
         if actors:
             await self._commit(game, new, start, actors, keep_turn=keep_turn)
         return start
 
     async def _commit(
-        self, game: Game, new: Any, start: int, actors: list[int | None], *, keep_turn: bool
+        self, game: Game, new: AnyState, start: int, actors: list[int | None], *, keep_turn: bool
     ) -> None:
         """Store the events from ``start`` on, then make ``new`` the game's state (lock held)."""
         events = new.history[start:]
@@ -327,7 +311,7 @@ class Core:
         result: dict[str, Any] | None = None
         if new.is_terminal():
             status = FINISHED
-            result = game.rules.result_summary(new)
+            result = new.result()
         now = self.clock.now()
         try:
             await self.write(
@@ -378,12 +362,11 @@ class Core:
 
     def track_deadline(self, game: Game) -> None:
         """Have the watcher declare ``game``'s last round at its deadline while it is due."""
-        rules = game.rules
         if (
             game.deadline is not None
             and game.status == ACTIVE
-            and rules.time_up_event is not None
-            and rules.time_up_pending(game.state)
+            and game.info.time_up_action is not None
+            and game.state.can_declare_time_up()
         ):
             self.deadlines.watch(game.id, game.deadline)
         elif game.status == FINISHED:
@@ -396,7 +379,7 @@ class Core:
         chosen just before the time ran out is still accepted rather than bounced
         as stale (the player would only have to click the same button again).
         """
-        event = game.rules.time_up_event
+        event = game.info.time_up_action
         if event is None or not isinstance(version, int) or not 0 <= version < game.version:
             return False
         return all(e == event for e in game.state.history[version:])
@@ -421,12 +404,12 @@ class Core:
         return True
 
     async def _declare_last_round(self, game: Game) -> None:
-        """Apply the rules' time-up event to ``game`` through the commit path."""
+        """Apply the game's time-up action to ``game`` through the commit path."""
         async with game.lock:
-            rules = game.rules
-            event = rules.time_up_event
-            if event is None or game.status != ACTIVE or not rules.time_up_pending(game.state):
+            event = game.info.time_up_action
+            state = game.state
+            if event is None or game.status != ACTIVE or not state.can_declare_time_up():
                 return  # finished meanwhile, or already declared (e.g. by the log on restart)
             await self.advance(game, [(event, None)], keep_turn=True)  # nobody's seat
-            round_, _ = rules.rounds(game.state)
+            round_, _ = game.state.progress()
         log.info("game %s: time is up, round %s is the last", game.id, round_)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from alea.server import i18n
+
 
 class ServerError(Exception):
     """A refusal with a stable ``code`` (see :mod:`alea.server.i18n`) and an HTTP status."""
@@ -20,3 +22,16 @@ class ServerError(Exception):
         self.status = status
         self.detail = detail
         self.params = params
+        #: Extra HTTP headers of the refusal (e.g. ``Retry-After``).
+        self.headers: dict[str, str] = {}
+
+
+def error_body(code: str, language: str, detail: Any = "", **params: Any) -> dict[str, Any]:
+    """The one shape of every HTTP refusal: ``{"error": {"code", "message", "detail"}}``.
+
+    Used by the app's exception handlers and by the middlewares that answer before
+    a route runs (a body too large), so no refusal ever has another shape.
+    """
+    params.setdefault("detail", detail)
+    message = i18n.message(code, language, **params)
+    return {"error": {"code": code, "message": message, "detail": detail}}

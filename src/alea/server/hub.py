@@ -27,16 +27,22 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from alea.server import i18n
 from alea.server.errors import ServerError
+from alea.server.games import REFEREE
 from alea.server.room import Game, role_name
-from alea.server.rules import REFEREE
 from alea.server.service import GameServer
 from alea.server.snapshot import update_message
 
 log = logging.getLogger("alea.server.hub")
 
 PROTOCOL = 1
-#: Most small replies queued for one connection before it is dropped as not reading.
+#: Small replies queued for one connection before the server stops reading its messages
+#: until they are delivered (backpressure: a client that pipelines thousands of requests
+#: is slowed down, not dropped). A connection whose replies stay undelivered for
+#: ``Settings.slow_client_timeout`` seconds does not read and is closed.
 MAX_OUTBOX = 256
+#: Room above :data:`MAX_OUTBOX` for the replies of the one message being handled (a
+#: handler queues at most two); past it the connection is dropped at once.
+OUTBOX_SLACK = 16
 
 
 class Connection:
@@ -55,6 +61,8 @@ class Connection:
         self._dirty = False
         self._outbox: collections.deque[str] = collections.deque()
         self._wake = asyncio.Event()
+        #: Set whenever the outbox has room again (the reader waits on it when full).
+        self._drained = asyncio.Event()
         self._closed = False
 
     def mark_dirty(self) -> None:
@@ -67,7 +75,7 @@ class Connection:
         """Queue a small reply (ack, error, pong, welcome)."""
         if self._closed:
             return
-        if len(self._outbox) >= MAX_OUTBOX:
+        if len(self._outbox) >= MAX_OUTBOX + OUTBOX_SLACK:
             log.warning("dropping a connection that does not read its messages")
             self._closed = True
             self._wake.set()
@@ -98,6 +106,8 @@ class Connection:
                 self._wake.clear()
                 while self._outbox and not self._closed:
                     await websocket.send_text(self._outbox.popleft())
+                    if len(self._outbox) < MAX_OUTBOX:
+                        self._drained.set()
                 if self._dirty and not self._closed:
                     self._dirty = False
                     game = self.game
@@ -115,6 +125,23 @@ class Connection:
             if self._closed:
                 with contextlib.suppress(Exception):
                     await websocket.close(1011)
+
+    async def room_for_replies(self, timeout: float) -> bool:
+        """Wait until the outbox has room for the replies of one more message.
+
+        False if it stayed full for ``timeout`` seconds (the client does not read) or
+        the connection closed meanwhile: the caller then drops the connection.
+        """
+        if len(self._outbox) < MAX_OUTBOX:
+            return not self._closed
+        try:
+            async with asyncio.timeout(timeout):
+                while len(self._outbox) >= MAX_OUTBOX and not self._closed:
+                    self._drained.clear()
+                    await self._drained.wait()
+        except TimeoutError:
+            return False
+        return not self._closed
 
     async def close(self, code: int = 1000) -> None:
         self._closed = True
@@ -180,7 +207,9 @@ async def _action(conn: Connection, msg: dict[str, Any]) -> None:
     )
     reply: dict[str, Any] = {
         "type": "ack",
-        "action": msg.get("action"),
+        # The move as the log stores it (``S:21`` is stored, and acknowledged, as ``S:12``),
+        # never the client's own spelling, so the ack and the log always agree.
+        "action": str(conn.game.state.history[index]),
         "index": index,
         "version": version,
     }
@@ -246,6 +275,8 @@ async def handle(conn: Connection, text: str) -> None:
             msg = json.loads(text)
         except ValueError:
             raise ServerError("malformed", detail="not JSON") from None
+        except RecursionError:  # ~1,000 nested brackets fit in a short message
+            raise ServerError("malformed", detail="nested too deeply") from None
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             raise ServerError("malformed", detail='expected an object with a "type"')
         message_id = _message_id(msg)
@@ -289,6 +320,11 @@ async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -
             if text is None:
                 conn.error(ServerError("malformed", detail="send text frames with JSON"))
                 continue
+            # Read no further while the replies so far wait to be delivered: the socket's
+            # own flow control then slows a client that pipelines faster than it reads.
+            if not await conn.room_for_replies(server.settings.slow_client_timeout):
+                log.warning("dropping a connection that does not read its replies")
+                break
             await handle(conn, text)
             if sender.done():
                 break

@@ -116,6 +116,26 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The move could not be saved, so it was not made; please try again.",
         "it": "Non è stato possibile salvare la mossa, quindi non è stata fatta; riprova.",
     },
+    "not_found": {
+        "en": "There is nothing at this address: {detail}",
+        "it": "Non c'è nulla a questo indirizzo: {detail}",
+    },
+    "method_not_allowed": {
+        "en": "This address does not answer that method: {detail}",
+        "it": "Questo indirizzo non risponde a quel metodo: {detail}",
+    },
+    "too_large": {
+        "en": "The request is too large: {detail}.",
+        "it": "La richiesta è troppo grande: {detail}.",
+    },
+    "rate_limited": {
+        "en": "Too many requests: try again in {retry_after} s.",
+        "it": "Troppe richieste: riprova tra {retry_after} s.",
+    },
+    "http_error": {
+        "en": "The request failed: {detail}",
+        "it": "La richiesta non è riuscita: {detail}",
+    },
     "unavailable": {
         "en": "The server is shutting down.",
         "it": "Il server si sta spegnendo.",

@@ -1,9 +1,9 @@
-"""The human referee of Dado Romano (RULES.md B5): the role, its claim, and the typed exchange.
+"""A game's human referee (Dado Romano: RULES.md B5): the role, its claim, the typed exchange.
 
 The referee is a *role* besides the seats, not a player: it is claimed like a
 seat (a secret token, stored hashed), the game stays ``open`` until it is
 claimed, and inside the server it acts as the pseudo-seat
-:data:`~alea.server.rules.REFEREE`, so the ordinary turn check of
+:data:`~alea.server.games.REFEREE`, so the ordinary turn check of
 :meth:`~alea.server.core.Core.act` lets it, and only it, mark answers. Bots
 never referee and the idle takeover never concerns it: while the referee is
 to mark, no seat is to move, so nobody can be "taken over" and the table
@@ -12,7 +12,8 @@ simply waits.
 While an answer awaits its mark, the referee may type the riddle or question
 and the answering player their answer (:meth:`Refereeing.say`). That
 exchange is stored with the game (``games.exchange``), not in the event log,
-keyed by the item being asked so that the next item starts blank.
+keyed by the item being asked (the engine's :meth:`~alea.game.GameState.asked`) so
+that the next item starts blank.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Final
 
+from alea.game import GameInfo
 from alea.server import auth
 from alea.server.core import Core
 from alea.server.errors import ServerError
+from alea.server.games import HUMAN_REFEREE, REFEREE, REFEREES
 from alea.server.room import FINISHED, OPEN, Game, clean_name
-from alea.server.rules import HUMAN_REFEREE, REFEREE, REFEREES, Rules
 from alea.server.tables import VersionConflict
 from alea.server.writes import op_claim_referee, op_set_exchange
 
@@ -44,12 +46,12 @@ def clean_text(text: object, limit: int = EXCHANGE_MAX) -> str:
     return " ".join(kept.split())[:limit]
 
 
-def check_referee(rules: Rules, referee: str, *, as_referee: bool, claim: int | None) -> None:
-    """Refuse (``bad_referee``) a referee a new game of ``rules`` cannot have."""
+def check_referee(info: GameInfo, referee: str, *, as_referee: bool, claim: int | None) -> None:
+    """Refuse (``bad_referee``) a referee a new game of ``info`` cannot have."""
     if referee not in REFEREES:
         raise ServerError("bad_referee", 422, detail=f"unknown referee {referee!r}")
-    if referee == HUMAN_REFEREE and not rules.human_referee:
-        raise ServerError("bad_referee", 422, detail=f"{rules.name} games have no human referee")
+    if referee == HUMAN_REFEREE and not info.human_referee:
+        raise ServerError("bad_referee", 422, detail=f"{info.name} games have no human referee")
     if as_referee and referee != HUMAN_REFEREE:
         raise ServerError(
             "bad_referee", 422, detail="only a game with a human referee has a referee role"
@@ -87,9 +89,10 @@ def exchange_json(game: Game) -> dict[str, Any] | None:
     if not game.referee_to_move():
         return None
     found = game.current_exchange()
+    asked = game.state.asked()
     return {
-        "seat": game.rules.answering_seat(game.state),
-        "kind": game.rules.item_kind(game.state),
+        "seat": asked.seat if asked else None,
+        "kind": asked.kind if asked else None,
         "posed": found.get("posed"),
         "answer": found.get("answer"),
     }
@@ -157,15 +160,16 @@ class Refereeing:
                 raise ServerError("game_over", 409)
             if not game.referee_to_move():
                 raise ServerError("not_marking", 409)
+            asked = game.state.asked()
             if who == REFEREE:
                 field_name = "posed"
-            elif who == game.rules.answering_seat(game.state):
+            elif asked is not None and who == asked.seat:
                 field_name = "answer"
             else:
                 raise ServerError("not_your_turn", 409)
             old = game.current_exchange()
             exchange = {
-                "key": game.rules.exchange_key(game.state),
+                "key": asked.key if asked else None,
                 "posed": old.get("posed"),
                 "answer": old.get("answer"),
             }

@@ -1,17 +1,18 @@
 """A table in memory: one :class:`Game`, its :class:`Seat` s, and who is watching.
 
 Each unfinished game lives in memory as a :class:`Game` holding the engine's
-full state (through its :class:`~alea.server.rules.Rules`) while the database
+full state (a :class:`~alea.game.GameState`, used only through the contract)
+while the database
 holds its event log. This module only *describes* a table and answers
 questions about it (whose decision is it, may this seat see the legal moves,
 which seat does this token open); changing a table is the commit path's job
 (:mod:`alea.server.core`), and what clients are shown of it is
 :mod:`alea.server.snapshot`'s.
 
-A Dado Romano game may have a human referee (RULES.md B5). The referee is a
+A game may have a human referee (Dado Romano: RULES.md B5). The referee is a
 *role* besides the seats, not a player: it is claimed like a seat (a secret
 token, stored hashed) and inside the server it acts as the pseudo-seat
-:data:`~alea.server.rules.REFEREE` (the engine's own number for the referee's
+:data:`~alea.server.games.REFEREE` (the contract's own number for the referee's
 decisions), so the usual turn check lets it, and only it, mark answers.
 """
 
@@ -25,10 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from alea.bots import Bot
+from alea.game import AnyState, GameInfo
 from alea.server import auth
 from alea.server.clock import Clock
 from alea.server.errors import ServerError
-from alea.server.rules import HUMAN_REFEREE, REFEREE, SOFTWARE, Rules
+from alea.server.games import HUMAN_REFEREE, REFEREE, SOFTWARE
 from alea.server.tables import SeatRecord
 
 OPEN: Final = "open"
@@ -112,15 +114,15 @@ class Game:
     created_at: float
     updated_at: float
     status: str
-    #: The engine's full state (the engine of :attr:`rules`).
-    state: Any
+    #: The engine's full state (a state of the game :attr:`info`).
+    state: AnyState
     #: The seat each event of the log belongs to (None: public), parallel to its history.
     actors: list[int | None]
     seats: list[Seat]
     #: The secret source the game's chance events are drawn from.
     rng: random.Random
-    #: The rules engine this game is played with (see :mod:`alea.server.rules`).
-    rules: Rules
+    #: The facts of the game played (from the registry, by the stored game name).
+    info: GameInfo
     #: When the current decision began, for the idle takeover (server's clock).
     turn_since: float
     result: dict[str, Any] | None = None
@@ -154,8 +156,8 @@ class Game:
 
     @property
     def game_name(self) -> str:
-        """The name of the game played (``iacta``, ``romano``): the stored ``games.game``."""
-        return self.rules.name
+        """The short name of the game played: the stored ``games.game``."""
+        return self.info.name
 
     @property
     def version(self) -> int:
@@ -184,7 +186,7 @@ class Game:
     def referee_to_move(self) -> bool:
         """Whether the game waits for the human referee to mark an answer."""
         return (
-            self.status == ACTIVE and self.human_referee and self.rules.referee_to_move(self.state)
+            self.status == ACTIVE and self.human_referee and self.state.current_player() == REFEREE
         )
 
     def decides(self, seat: int | None) -> bool:
@@ -203,12 +205,12 @@ class Game:
 
     def view_for(self, seat: int | None) -> dict[str, Any]:
         """The view of ``seat``; the referee sees the public table, like a spectator."""
-        return self.rules.view(self.state, None if seat == REFEREE else seat)
+        return self.state.view(None if seat == REFEREE else seat)
 
     def log_entries(self, seat: int | None, start: int) -> list[list[Any]]:
         """``[event, actor]`` pairs of the log as ``seat`` may see it, from ``start`` on."""
-        shown = self.rules.log(self.state, None if seat == REFEREE else seat)
-        return [[e, a] for e, a in zip(shown[start:], self.actors[start:], strict=True)]
+        shown = self.state.log(None if seat == REFEREE else seat, start)
+        return [[e, a] for e, a in zip(shown, self.actors[start:], strict=True)]
 
     def current_exchange(self) -> dict[str, Any]:
         """The stored exchange if it is about the item asked now, else ``{}``.
@@ -216,9 +218,9 @@ class Game:
         The exchange lives only as long as its mark: one stored for an earlier
         item (another key) is out of date.
         """
-        key = self.rules.exchange_key(self.state)
+        asked = self.state.asked()
         stored = self.exchange
-        return stored if stored and key is not None and stored.get("key") == key else {}
+        return stored if stored and asked is not None and stored.get("key") == asked.key else {}
 
     def takeover_at(self, clock: Clock) -> float | None:
         """When others may hand the seat to move to a bot (None: not a human's turn)."""

@@ -12,17 +12,22 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from alea.bots import LEVELS
-from alea.server.rules import DEFAULT_GAME, GAMES, MAX_SEATS, MIN_SEATS, describe_games
+from alea.server.games import DEFAULT_GAME, describe_games
 
 if TYPE_CHECKING:
     Level = str
-    GameName = str
 else:
-    # The accepted values come from where they are defined (the bot levels, the hosted
-    # games), so the schema never drifts from them; pydantic and the OpenAPI description
-    # still see them as an enumeration.
+    # The accepted values come from where they are defined (the bot levels), so the
+    # schema never drifts from them; pydantic and the OpenAPI description still see
+    # them as an enumeration.
     Level = Literal[tuple(LEVELS)]
-    GameName = Literal[GAMES]
+
+#: A game's short name. Not an enumeration: games are registered at run time
+#: (:func:`alea.game.register`), so the server checks the name (``bad_request``).
+GameName = str
+#: Most seats a request may list: a bound on its size only; each game's own player
+#: counts are checked by the server (``bad_request``, naming them).
+MAX_SEATS = 16
 
 
 class SeatIn(BaseModel):
@@ -41,7 +46,7 @@ class CreateGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: GameName = Field(DEFAULT_GAME, description=f"the game: {describe_games()}")
-    seats: list[SeatIn] = Field(..., min_length=MIN_SEATS, max_length=MAX_SEATS)
+    seats: list[SeatIn] = Field(..., min_length=1, max_length=MAX_SEATS)
     public: bool = Field(True, description="list the game in the lobby")
     title: str = Field("", max_length=80)
     sit: bool = Field(True, description="whether the creator takes a seat")

@@ -4,8 +4,11 @@ reclaim, and the loop that plays the bots' turns.
 Every change here is stored before anyone hears of it, through the commit
 path's :meth:`~alea.server.core.Core.seat_change` (which also begins play
 when a change completes the table). Bots are driven like in every other
-driver of the project: :func:`alea.bots.ask` shows the bot only its seat's
-view and checks its answer; the chosen move then goes through
+driver of the project: the bot of a game and level comes from
+:func:`alea.bots.for_game`; it is shown only its seat's view and its answer
+is checked, as :func:`alea.bots.ask` does, in a worker of the bot pool
+(:mod:`alea.server.botpool`, never the thread pool the request path needs); the
+chosen move then goes through
 :meth:`~alea.server.core.Core.act` like a person's, so a bot can do nothing a
 player could not.
 """
@@ -20,11 +23,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from alea import bots
+from alea.game import GameInfo
 from alea.server import auth
+from alea.server.botpool import BotPool
 from alea.server.core import Core
 from alea.server.errors import ServerError
+from alea.server.games import REFEREE
 from alea.server.room import ACTIVE, BOT, FINISHED, HUMAN, OPEN, Game, Seat, clean_name
-from alea.server.rules import REFEREE, Rules
 from alea.server.writes import op_update_seats
 
 log = logging.getLogger("alea.server")
@@ -33,6 +38,11 @@ log = logging.getLogger("alea.server")
 BOT_NAMES: Final = ("Cicero", "Livia", "Brutus", "Cornelia", "Cassius", "Octavia")
 #: The level a bot gets when nobody says.
 DEFAULT_LEVEL: Final = "medium"
+
+
+def bot_name(seat: int) -> str:
+    """The default name of a bot in ``seat`` (numbered past the list, for larger tables)."""
+    return BOT_NAMES[seat] if seat < len(BOT_NAMES) else f"Bot {seat + 1}"
 
 
 def check_level(level: object) -> str:
@@ -51,16 +61,16 @@ class SeatSpec:
     name: str = ""
 
 
-def seat_table(rules: Rules, specs: list[SeatSpec]) -> list[Seat]:
-    """The seats of a new game of ``rules`` as the creator asked for them (all free)."""
-    lo, hi = rules.min_players, rules.max_players
+def seat_table(info: GameInfo, specs: list[SeatSpec]) -> list[Seat]:
+    """The seats of a new game of ``info`` as the creator asked for them (all free)."""
+    lo, hi = info.min_players, info.max_players
     if not lo <= len(specs) <= hi:
         raise ServerError("bad_request", 422, detail=f"a game has {lo} to {hi} seats")
     seats: list[Seat] = []
     for i, spec in enumerate(specs):
         if spec.kind == BOT:
             level = check_level(spec.level or DEFAULT_LEVEL)
-            seats.append(Seat(i, BOT, level, clean_name(spec.name, BOT_NAMES[i])))
+            seats.append(Seat(i, BOT, level, clean_name(spec.name, bot_name(i))))
         elif spec.kind == HUMAN:
             seats.append(Seat(i, HUMAN, None, clean_name(spec.name, "")))
         else:
@@ -87,12 +97,15 @@ class Seating:
         *,
         bot_delay: float,
         takeover_level: str,
-        bot_factory: Callable[[str], bots.Bot] | None = None,
+        bot_factory: Callable[[str, str], bots.Bot] | None = None,
+        pool: BotPool | None = None,
     ) -> None:
         self.core = core
+        #: Where bots think (never the default thread pool the request path needs).
+        self.pool = pool or BotPool(0)
         self.bot_delay = bot_delay
         self.takeover_level = takeover_level
-        self.bot_factory: Callable[[str], bots.Bot] = bot_factory or bots.make
+        self.bot_factory: Callable[[str, str], bots.Bot] = bot_factory or bots.for_game
         self._closing = False
         core.followers.append(self.schedule_bots)
 
@@ -136,7 +149,7 @@ class Seating:
             if game.status != OPEN:
                 raise ServerError("not_allowed", 409, detail="the game has already started")
             added = [
-                Seat(s.seat, BOT, level, BOT_NAMES[s.seat]) for s in game.seats if not s.claimed
+                Seat(s.seat, BOT, level, bot_name(s.seat)) for s in game.seats if not s.claimed
             ]
 
             def sit() -> None:
@@ -229,7 +242,7 @@ class Seating:
         found = game.bots.get(seat)
         if found is not None and found[0] == level:
             return found[1]
-        bot = game.rules.bot(level) or self.bot_factory(level)
+        bot = self.bot_factory(game.game_name, level)
         game.bots[seat] = (level, bot)
         return bot
 
@@ -245,11 +258,11 @@ class Seating:
                 if game.status != ACTIVE or seat is None or not game.seats[seat].bot_plays:
                     return
                 # The state is never changed in place (the commit path swaps in a copy), so
-                # the bot may think in a worker thread while the game goes on.
+                # the bot may think in a worker while the game goes on.
                 state, version = game.state, game.version
                 bot = self._bot(game, seat)
                 try:
-                    choice = await asyncio.to_thread(bots.ask, bot, state, game.bot_rng)
+                    choice = await self.pool.ask(bot, state, game.bot_rng)
                 except Exception:
                     choice = state.legal_actions()[0]
                     log.exception(
@@ -282,3 +295,4 @@ class Seating:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.pool.close()

@@ -16,13 +16,16 @@ import logging
 from dataclasses import dataclass
 
 from alea.server import auth
+from alea.server.botpool import BotPool
 from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
 from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.errors import ServerError
+from alea.server.games import DEFAULT_GAME, SOFTWARE, hosted
+from alea.server.ratelimit import CreationLimits
 from alea.server.referee import Refereeing, check_referee, new_referee
+from alea.server.retention import Retention
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
-from alea.server.rules import DEFAULT_GAME, SOFTWARE, rules_for
 from alea.server.seats import Seating, SeatSpec, seat_table, sit_creator
 from alea.server.storage import Store
 from alea.server.tables import StorageError
@@ -57,8 +60,17 @@ class GameServer:
             bot_delay=settings.bot_delay,
             takeover_level=settings.takeover_level,
             bot_factory=settings.bot_factory,
+            pool=BotPool(settings.bot_processes),
         )
         self.referee = Refereeing(self.core)
+        self.retention = Retention(
+            self.core,
+            self.clock,
+            ttl=settings.open_game_ttl,
+            idle=settings.open_game_memory,
+            poll=settings.retention_poll,
+        )
+        self.limits = CreationLimits(settings.create_rate, settings.bot_tables_per_client)
 
     @property
     def games(self) -> dict[str, Game]:
@@ -67,14 +79,17 @@ class GameServer:
 
     async def get(self, game_id: str) -> Game:
         """The game ``game_id`` (``no_such_game`` if there is none)."""
-        return await self.core.get(game_id)
+        game = await self.core.get(game_id)
+        self.retention.touch(game)
+        return game
 
     # ------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        """Start the writer, rebuild every unfinished game from its log, watch the deadlines."""
+        """Start the writer, rebuild every game being played from its log, watch the
+        deadlines. Open games are loaded when someone asks for them."""
         self.store.start()
-        records = await asyncio.to_thread(self.store.load_unfinished)
+        records = await asyncio.to_thread(self.store.load_active)
         for record in records:
             try:
                 game = self.core.rebuild(record)
@@ -89,11 +104,13 @@ class GameServer:
                 await self.core.advance_chance(game)
             self.core.notify(game)
         self.core.deadlines.start()
+        self.retention.start()
         log.info("rebuilt %d unfinished games", len(records))
 
     async def stop(self) -> None:
         """Stop the deadline watcher and the bots, close connections and flush the store."""
         await self.seats.stop()  # first, so that nothing starts a bot loop any more
+        await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
         for game in self.games.values():
             for conn in list(game.connections):
@@ -123,12 +140,12 @@ class GameServer:
         the creator takes the referee role (and no seat: the referee is not a player).
         """
         try:
-            rules = rules_for(game_name)
+            info = hosted(game_name)
         except KeyError:
             raise ServerError("bad_request", 422, detail=f"unknown game {game_name!r}") from None
-        limit = time_limit_for(rules, time_limit)
-        check_referee(rules, referee, as_referee=as_referee, claim=claim)
-        seats = seat_table(rules, specs)
+        limit = time_limit_for(info, time_limit)
+        check_referee(info, referee, as_referee=as_referee, claim=claim)
+        seats = seat_table(info, specs)
         token: str | None = None
         role = SPECTATOR_ROLE
         referee_name = ""
@@ -141,7 +158,7 @@ class GameServer:
             role = PLAYER_ROLE
         game = await self.core.create(
             auth.new_game_id(),
-            rules,
+            info,
             seats,
             public=public,
             title=clean_name(title, "")[:80],

@@ -21,9 +21,9 @@ import json
 from typing import Any
 
 from alea.server.clock import Clock, utc_text
+from alea.server.games import REFEREE
 from alea.server.referee import exchange_json, referee_json
 from alea.server.room import Game, role_name
-from alea.server.rules import REFEREE
 
 #: Compact JSON without the circular-reference check (the data is plain and acyclic).
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -31,11 +31,11 @@ _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 def seats_json(game: Game) -> list[dict[str, Any]]:
     """Who sits where, in the colours of the game."""
-    rules = game.rules
+    colours = game.info.colours
     return [
         {
             "seat": s.seat,
-            "colour": rules.colour(s.seat),
+            "colour": colours[s.seat],
             "kind": s.kind,
             "level": s.level,
             "name": s.name,
@@ -59,13 +59,13 @@ def clock_json(game: Game) -> dict[str, Any] | None:
         "time_limit": game.time_limit,
         "deadline": game.deadline,
         "deadline_utc": utc_text(game.deadline),
-        "last_round": game.rules.last_round_declared(game.state),
+        "last_round": game.state.time_up_declared(),
     }
 
 
 def info(game: Game) -> dict[str, Any]:
     """The public summary of the game (lobby entry, ``GET /api/games/{id}``)."""
-    round_, rounds = game.rules.rounds(game.state)
+    round_, rounds = game.state.progress()
     return {
         "id": game.id,
         "game": game.game_name,

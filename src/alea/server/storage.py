@@ -167,6 +167,26 @@ class Store:
             rows = conn.execute(select(games_table).where(games_table.c.status != "finished")).all()
             return [self._full_record(conn, row._mapping) for row in rows]
 
+    def load_active(self) -> list[GameRecord]:
+        """Every game being played, with seats and events, for rebuilding on start.
+
+        Open games (waiting for players) stay on disk until someone touches them.
+        """
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games_table).where(games_table.c.status == "active")).all()
+            return [self._full_record(conn, row._mapping) for row in rows]
+
+    def list_open(self, limit: int) -> list[str]:
+        """The ids of the newest public games waiting for players."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table.c.id)
+                .where(games_table.c.status == "open", games_table.c.public.is_(True))
+                .order_by(games_table.c.created_at.desc())
+                .limit(limit)
+            ).all()
+            return [str(row[0]) for row in rows]
+
     def load_game(self, game_id: str) -> GameRecord | None:
         """One game with seats and events, or None."""
         with self.engine.connect() as conn:

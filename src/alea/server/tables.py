@@ -9,7 +9,7 @@ types; SQLite runs in WAL mode.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import (
     Boolean,
@@ -28,6 +28,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+#: The game of the rows written before games had a ``game`` column (migration 0002), and
+#: of a new game whose creator names none: the only game name the server holds.
+DEFAULT_GAME: Final = "iacta"
+
 metadata = MetaData()
 
 games_table = Table(
@@ -42,7 +46,7 @@ games_table = Table(
     Column("updated_at", Float, nullable=False),
     Column("version", Integer, nullable=False),
     Column("result", Text, nullable=True),
-    Column("game", String(16), nullable=False, server_default="iacta"),
+    Column("game", String(16), nullable=False, server_default=DEFAULT_GAME),
     Column("time_limit", Integer, nullable=True),
     Column("deadline", Float, nullable=True),
     Column("referee", String(16), nullable=False, server_default="software"),
@@ -114,8 +118,8 @@ class GameRecord:
     result: dict[str, Any] | None
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
-    #: The game kind (``iacta`` or ``romano``): which engine replays the events.
-    game: str = "iacta"
+    #: The game's short name (:attr:`alea.game.GameInfo.name`): which engine replays the events.
+    game: str = DEFAULT_GAME
     #: The time limit in minutes (Dado Romano), or None: no limit.
     time_limit: int | None = None
     #: When the time limit runs out (epoch seconds), fixed when play begins; None before.

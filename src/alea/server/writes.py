@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, text, update
+from sqlalchemy import Connection, delete, select, text, update
 
 from alea.server.tables import (
     GameRecord,
@@ -268,5 +268,29 @@ def op_set_exchange(game_id: str, exchange: dict[str, Any]) -> Callable[[Connect
         conn.execute(
             update(games_table).where(games_table.c.id == game_id).values(exchange=encoded)
         )
+
+    return run
+
+
+def op_expire_open(cutoff: float, keep: Sequence[str]) -> Callable[[Connection], list[str]]:
+    """Delete the games still open (nobody claimed a seat) since before ``cutoff``.
+
+    ``keep``: ids not to touch (someone is watching them). Returns the deleted ids.
+    A claim that lands first moves ``updated_at`` past the cutoff, so it is never
+    lost: the writes of one store are serialised.
+    """
+
+    def run(conn: Connection) -> list[str]:
+        stale = conn.execute(
+            select(games_table.c.id).where(
+                games_table.c.status == "open", games_table.c.updated_at < cutoff
+            )
+        ).all()
+        ids = [str(row[0]) for row in stale if str(row[0]) not in set(keep)]
+        for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+            conn.execute(delete(events_table).where(events_table.c.game_id.in_(chunk)))
+            conn.execute(delete(seats_table).where(seats_table.c.game_id.in_(chunk)))
+            conn.execute(delete(games_table).where(games_table.c.id.in_(chunk)))
+        return ids
 
     return run

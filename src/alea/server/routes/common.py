@@ -16,8 +16,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut},
     403: {"model": ErrorOut},
     404: {"model": ErrorOut},
+    413: {"model": ErrorOut},
     409: {"model": ErrorOut},
     422: {"model": ErrorOut},
+    429: {"model": ErrorOut},
 }
 
 
@@ -42,7 +44,7 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def seat_of(game: Game, authorization: str | None) -> int:
-    """The seat (or :data:`~alea.server.rules.REFEREE`) the bearer token opens."""
+    """The seat (or :data:`~alea.server.games.REFEREE`) the bearer token opens."""
     return game.authenticate(bearer(authorization))
 
 
@@ -52,3 +54,9 @@ def acting_seat(game: Game, authorization: str | None) -> int:
     if token is None:
         raise ServerError("spectator", 403)
     return game.authenticate(token)
+
+
+def client_of(request: Request) -> str:
+    """The address of the client (as uvicorn reports it: a trusted proxy's
+    ``X-Forwarded-For`` honoured), for the limits of :mod:`alea.server.ratelimit`."""
+    return request.client.host if request.client else "unknown"

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from alea.server.clock import DEFAULT
 from alea.server.errors import ServerError
-from alea.server.room import FINISHED, HUMAN
-from alea.server.routes.common import ERRORS, Server
+from alea.server.room import BOT, FINISHED, HUMAN, OPEN
+from alea.server.routes.common import ERRORS, Server, client_of
 from alea.server.schemas import CreatedOut, CreateGameIn, GameInfo
 from alea.server.seats import SeatSpec
 from alea.server.snapshot import info
@@ -28,7 +29,7 @@ def links(game_id: str) -> dict[str, str]:
 
 
 @router.post("/api/games", response_model=CreatedOut, status_code=201, responses=ERRORS)
-async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
+async def create_game(body: CreateGameIn, server: Server, request: Request) -> dict[str, Any]:
     """Create a game; the creator gets a seat token unless ``sit`` is false.
 
     ``time_limit`` (Dado Romano, minutes): absent means the default of one hour,
@@ -38,6 +39,9 @@ async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
     the game starts when every seat and the referee role are taken.
     """
     specs = [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
+    client = client_of(request)
+    with_bots = any(s.kind == BOT for s in specs)
+    server.limits.admit(client, with_bots)
     claim = body.claim
     if body.as_referee:
         pass  # the referee takes no seat (an explicit claim too is refused as bad_referee)
@@ -57,6 +61,7 @@ async def create_game(body: CreateGameIn, server: Server) -> dict[str, Any]:
         referee=body.referee,
         as_referee=body.as_referee,
     )
+    server.limits.created(client, created.game, with_bots)
     return {
         "game": info(created.game),
         "seat": created.seat,
@@ -72,6 +77,11 @@ async def list_games(server: Server, status: str | None = None, limit: int = 50)
     if status not in (None, "open", "active", "finished"):
         raise ServerError("bad_request", 422, detail="status is open, active or finished")
     limit = max(1, min(limit, 200))
+    if status in (None, OPEN):
+        # Open games live on disk and come into memory when asked for: ask for the newest.
+        for game_id in await asyncio.to_thread(server.store.list_open, limit):
+            with contextlib.suppress(ServerError):  # expired meanwhile
+                await server.get(game_id)
     found = [info(g) for g in server.core.lobby(status, limit)]
     if status == FINISHED and len(found) < limit:
         seen = {g["id"] for g in found}

@@ -32,7 +32,7 @@ async def replay(game_id: str, server: Server) -> dict[str, Any]:
         "players": game.players,
         "events": list(game.state.history),
         "actors": list(game.actors),
-        "result": game.rules.final_result(game.state),
+        "result": game.state.view(None)["result"],
     }
 
 
@@ -43,14 +43,10 @@ async def replay_step(game_id: str, step: int, server: Server) -> dict[str, Any]
     events = game.state.history
     if not 0 <= step <= len(events):
         raise ServerError("bad_request", 422, detail=f"step is 0 to {len(events)}")
-    rules = game.rules
-    state = rules.new_game(game.players, game.referee)
-    for token in events[:step]:
-        state.apply(token)
     return {
         "step": step,
         "steps": len(events),
         "event": events[step - 1] if step else None,
         "actor": game.actors[step - 1] if step else None,
-        "view": rules.replay_view(state),
+        "view": game.state.replay_view(step),
     }

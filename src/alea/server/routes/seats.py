@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Request
 
-from alea.server.routes.common import ERRORS, Server, seat_of
+from alea.server.routes.common import ERRORS, Server, client_of, seat_of
 from alea.server.schemas import BotLevelIn, ClaimedOut, ClaimedRefereeOut, ClaimIn, GameInfo
 from alea.server.seats import DEFAULT_LEVEL
 from alea.server.snapshot import info
@@ -34,12 +34,19 @@ async def claim_referee(game_id: str, body: ClaimIn, server: Server) -> dict[str
 
 @router.post("/api/games/{game_id}/fill-bots", response_model=GameInfo, responses=ERRORS)
 async def fill_bots(
-    game_id: str, body: BotLevelIn, server: Server, authorization: str | None = Header(None)
+    game_id: str,
+    body: BotLevelIn,
+    server: Server,
+    request: Request,
+    authorization: str | None = Header(None),
 ) -> dict[str, Any]:
     """Seat bots in every free seat and start now (any seated player may)."""
     game = await server.get(game_id)
     seat = seat_of(game, authorization)
+    client = client_of(request)
+    server.limits.admit_bots(client)  # a table of bots, like creating one with bots
     await server.seats.fill_with_bots(game, seat, body.level or DEFAULT_LEVEL)
+    server.limits.created(client, game, True)
     return info(game)
 
 
