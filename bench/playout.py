@@ -7,11 +7,17 @@ figure that counts is decisions per second (chance steps are not counted).
     .venv/bin/python bench/playout.py [--seconds 10] [--players 4] [--pin]
 
 Target (issue 2): at least 20,000 decisions/s on one core; aim: backgammon's figure.
+
+Both loops run after a warm-up game and ``gc.freeze()``, as a long-running program
+should (docs/engine.md): the engine's process-wide memo tables are then left out of
+the cyclic garbage collector's passes. ``--no-freeze`` measures without it. The
+engine build in use (compiled or pure Python, ``ALEA_PURE_PYTHON=1``) is printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import time
@@ -68,7 +74,7 @@ def backgammon_playout() -> Callable[[random.Random], int] | None:
 
 
 def measure(
-    play: Callable[[random.Random], int], seconds: float, seed: int
+    play: Callable[[random.Random], int], seconds: float, seed: int, freeze: bool = True
 ) -> tuple[float, float, float]:
     """Run games for ``seconds`` of wall time.
 
@@ -78,6 +84,8 @@ def measure(
     """
     rng = random.Random(seed)
     play(rng)  # warm-up: caches, imports
+    if freeze:
+        gc.freeze()  # what is alive now (memo tables, modules) leaves the collector's passes
     games = decisions = 0
     start = time.perf_counter()
     cpu_start = time.process_time()
@@ -94,11 +102,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pin", action="store_true", help="pin the process to CPU 0")
+    parser.add_argument("--no-freeze", action="store_true", help="no gc.freeze() after warm-up")
     args = parser.parse_args()
     if args.pin and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {0})
 
-    ours, our_games, ours_cpu = measure(alea_playout(args.players), args.seconds, args.seed)
+    freeze = not args.no_freeze
+    build = "compiled" if iacta.COMPILED else "pure Python"
+    print(f"engine: {build}; gc.freeze() after warm-up: {'yes' if freeze else 'no'}")
+    ours, our_games, ours_cpu = measure(alea_playout(args.players), args.seconds, args.seed, freeze)
     print(
         f"Alea Iacta Est ({args.players} players): {ours:,.0f} decisions/s "
         f"({ours_cpu:,.0f} per CPU second), {our_games:,.1f} games/s"
@@ -109,7 +121,7 @@ def main() -> None:
     if backgammon is None:
         print("OpenSpiel not installed (pip install -e '.[bench]'): no backgammon comparison")
         return
-    theirs, their_games, theirs_cpu = measure(backgammon, args.seconds, args.seed)
+    theirs, their_games, theirs_cpu = measure(backgammon, args.seconds, args.seed, freeze)
     print(
         f"OpenSpiel backgammon (C++): {theirs:,.0f} decisions/s "
         f"({theirs_cpu:,.0f} per CPU second), {their_games:,.1f} games/s"

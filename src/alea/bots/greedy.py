@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import ceil
 from math import pow as pow_
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final
 
 from alea.bots.base import Bot
 from alea.bots.table import Table
@@ -54,13 +54,11 @@ from alea.bots.values import (
     poisson,
 )
 from alea.iacta import castrum, forum, senate, temple
+from alea.iacta.board import Board
 from alea.iacta.dice import remove_dice
 from alea.iacta.notation import REROLL, Action, dice_action
 from alea.iacta.scoring import Holdings
 from alea.iacta.state import DICE_PER_PLAYER
-
-if TYPE_CHECKING:
-    from alea.iacta.state import State
 
 #: Dice a player places in an average turn (for turns left in the round).
 DICE_PER_TURN: Final = 2.3
@@ -86,34 +84,31 @@ class GreedyParams:
     forum_rate: float = 0.5
 
 
-class _Board:
-    """The buildings of a :class:`Table`, shaped for the engine's placement rules.
+def board(t: Table) -> Board:
+    """The buildings of a :class:`Table` as the engine's :class:`~alea.iacta.board.Board`.
 
-    The engine's building modules (:mod:`alea.iacta.castrum` ...) read only
-    ``players``, ``temple``, ``senate``, ``castrum`` and ``forum`` of a state;
-    giving them this stand-in lets the bot ask "what could I place with this
-    roll?" for rolls it only imagines, with the engine's own rules.
+    The engine's building modules (:mod:`alea.iacta.castrum` ...) decide what
+    may be placed from a board alone, so the bot asks "what could I place with
+    this roll?" for rolls it only imagines with the engine's own rules.
     """
-
-    __slots__ = ("castrum", "forum", "players", "senate", "temple")
-
-    def __init__(self, t: Table) -> None:
-        self.players = t.players
-        self.temple = list(t.temple)
-        self.senate = list(t.senate)
-        self.castrum = {(o, v): c for o, v, c in t.castrum}
-        self.forum = list(t.forum)
+    return Board(
+        t.players,
+        list(t.temple),
+        list(t.senate),
+        {(o, v): c for o, v, c in t.castrum},
+        list(t.forum),
+    )
 
 
 def placements(t: Table, roll: tuple[int, ...]) -> list[Action]:
     """Legal placements for ``t.seat`` with ``roll`` (the Latrine when nothing else is)."""
-    board = cast("State", _Board(t))
+    board_ = board(t)
     found: list[Action] = []
     if t.players >= 4:
-        found.extend(temple.options(board, t.seat, roll))
-    found.extend(senate.options(board, t.seat, roll))
-    found.extend(castrum.options(board, t.seat, roll))
-    found.extend(forum.options(board, t.seat, roll))
+        found.extend(temple.options(board_, t.seat, roll))
+    found.extend(senate.options(board_, t.seat, roll))
+    found.extend(castrum.options(board_, t.seat, roll))
+    found.extend(forum.options(board_, t.seat, roll))
     if not found:
         found = [dice_action("L", (v,)) for v in sorted(set(roll))]
     return found

@@ -6,14 +6,9 @@ of each value, and no two sets anywhere may share both value and count.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING
-
-from alea.iacta.dice import value_counts
+from alea.iacta.board import Board
+from alea.iacta.dice import roll_info
 from alea.iacta.notation import CASTRUM, Action, dice_action
-
-if TYPE_CHECKING:
-    from alea.iacta.state import State
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
@@ -25,28 +20,37 @@ CASTRUM_ACTIONS: tuple[tuple[Action, ...], ...] = (
 )
 
 
-@cache
-def _groups(roll: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """The roll as ``(value, count)`` pairs."""
-    counts = value_counts(roll)
-    return tuple((value, counts[value]) for value in range(1, 7) if counts[value])
+_ALL_OPTIONS: dict[tuple[int, ...], tuple[Action, ...]] = {}
+_ALLOWED: dict[int, tuple[Action, ...]] = {}
 
 
-@cache
 def _all_options(roll: tuple[int, ...]) -> tuple[Action, ...]:
     """Every set the roll can form in an empty Castrum."""
-    return tuple(
-        CASTRUM_ACTIONS[value][k - 1] for value, have in _groups(roll) for k in range(1, have + 1)
-    )
+    found = _ALL_OPTIONS.get(roll)
+    if found is None:
+        found = tuple(
+            CASTRUM_ACTIONS[value][k - 1]
+            for value, have in roll_info(roll).groups
+            for k in range(1, have + 1)
+        )
+        _ALL_OPTIONS[roll] = found
+    return found
 
 
-@cache
 def _allowed(value: int, have: int, blocked: int) -> tuple[Action, ...]:
     """Placements of 1..``have`` dice of ``value`` where bit k of ``blocked`` forbids k dice."""
-    return tuple(CASTRUM_ACTIONS[value][k - 1] for k in range(1, have + 1) if not blocked >> k & 1)
+    blocked &= 0x1FE  # only set sizes 1..8 matter
+    key = (blocked << 7) | (have << 3) | value  # one small int: no tuple to build or hash
+    found = _ALLOWED.get(key)
+    if found is None:
+        found = tuple(
+            CASTRUM_ACTIONS[value][k - 1] for k in range(1, have + 1) if not blocked >> k & 1
+        )
+        _ALLOWED[key] = found
+    return found
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action] | tuple[Action, ...]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action] | tuple[Action, ...]:
     """Every legal Castrum placement for ``seat`` with ``roll``.
 
     For each value, a bit mask of the set sizes already in the Castrum,
@@ -56,12 +60,16 @@ def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action] | tu
     sets = state.castrum
     if not sets:
         return _all_options(roll)
-    taken = [0] * 7
-    for (_, value), count in sets.items():
+    taken = [0, 0, 0, 0, 0, 0, 0]
+    own = [0, 0, 0, 0, 0, 0, 0]
+    for key, count in sets.items():
+        value = key[1]
         taken[value] |= 1 << count
+        if key[0] == seat:
+            own[value] = count
     found: list[Action] = []
-    for value, have in _groups(roll):
-        found.extend(_allowed(value, have, taken[value] >> sets.get((seat, value), 0)))
+    for value, have in roll_info(roll).groups:
+        found.extend(_allowed(value, have, taken[value] >> own[value]))
     return found
 
 
@@ -71,7 +79,7 @@ def describe(value: int, count: int) -> str:
     return f"{word} {value}{'s' if count > 1 else ''}"
 
 
-def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
     """Why placing ``dice`` in the Castrum is illegal (called only when it is)."""
     if len(set(dice)) != 1:
         return (
@@ -91,7 +99,7 @@ def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
     return "Castrum: that placement is not allowed"
 
 
-def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
+def place(state: Board, seat: int, dice: tuple[int, ...]) -> None:
     """Start or grow ``seat``'s set of ``dice[0]`` (legality already checked)."""
     key = (seat, dice[0])
     state.castrum[key] = state.castrum.get(key, 0) + len(dice)

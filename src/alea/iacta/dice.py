@@ -12,12 +12,26 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 
-from alea.iacta.notation import Outcome, roll_outcome
+from alea.iacta.notation import Action, Outcome, roll_outcome
+
+# The memos are explicit dicts rather than functools.cache: a compiled caller then looks
+# an answer up without a Python-level call (docs/engine.md, "Compiled engine").
+_SUBMULTISETS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+_BY_SIZE: dict[tuple[tuple[int, ...], int], tuple[tuple[tuple[int, ...], int], ...]] = {}
+_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_MASKS: dict[tuple[int, ...], int] = {}
 
 
-@cache
 def submultisets(roll: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct non-empty sub-multiset of ``roll`` (each sorted), shortest first."""
+    found = _SUBMULTISETS.get(roll)
+    if found is None:
+        found = _submultisets(roll)
+        _SUBMULTISETS[roll] = found
+    return found
+
+
+def _submultisets(roll: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     counts: dict[int, int] = {}
     for v in roll:
         counts[v] = counts.get(v, 0) + 1
@@ -28,30 +42,39 @@ def submultisets(roll: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted((tuple(sorted(s)) for s in subsets), key=lambda s: (len(s), s)))
 
 
-@cache
 def submultisets_by_size(
     roll: tuple[int, ...], size: int
 ) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Distinct sub-multisets of ``roll`` with exactly ``size`` dice, each with its pip sum."""
-    return tuple((s, sum(s)) for s in submultisets(roll) if len(s) == size)
+    key = (roll, size)
+    found = _BY_SIZE.get(key)
+    if found is None:
+        found = tuple((s, sum(s)) for s in submultisets(roll) if len(s) == size)
+        _BY_SIZE[key] = found
+    return found
 
 
-@cache
 def value_counts(roll: tuple[int, ...]) -> tuple[int, ...]:
     """How many dice of each value 1–6 the roll has (index 0 unused)."""
-    counts = [0] * 7
-    for v in roll:
-        counts[v] += 1
-    return tuple(counts)
+    found = _COUNTS.get(roll)
+    if found is None:
+        counts = [0, 0, 0, 0, 0, 0, 0]
+        for v in roll:
+            counts[v] += 1
+        found = tuple(counts)
+        _COUNTS[roll] = found
+    return found
 
 
-@cache
 def value_mask(roll: tuple[int, ...]) -> int:
     """The distinct values of ``roll`` as a bit mask (bit v set when v was rolled)."""
-    mask = 0
-    for v in roll:
-        mask |= 1 << v
-    return mask
+    found = _MASKS.get(roll)
+    if found is None:
+        found = 0
+        for v in roll:
+            found |= 1 << v
+        _MASKS[roll] = found
+    return found
 
 
 def remove_dice(roll: tuple[int, ...], dice: tuple[int, ...]) -> tuple[int, ...]:
@@ -82,7 +105,9 @@ def roll_distribution(count: int) -> tuple[tuple[Outcome, float], ...]:
     return tuple(result)
 
 
-@cache
+_SAMPLERS: dict[int, tuple[tuple[Outcome, ...], tuple[float, ...]]] = {}
+
+
 def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
     """The outcomes of rolling ``count`` dice and their cumulative probabilities.
 
@@ -90,6 +115,13 @@ def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
     distribution as rolling the dice one by one, at a fraction of the cost.
     The last cumulative value is forced to exactly 1 so no draw falls off the end.
     """
+    found = _SAMPLERS.get(count)
+    if found is None:
+        found = _SAMPLERS[count] = _roll_sampler(count)
+    return found
+
+
+def _roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
     outcomes = tuple(o for o, _ in roll_distribution(count))
     cumulative: list[float] = []
     total = 0.0
@@ -98,3 +130,38 @@ def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
         cumulative.append(total)
     cumulative[-1] = 1.0
     return outcomes, tuple(cumulative)
+
+
+class Roll:
+    """One distinct roll and what the placement rules ask of it, computed once per process.
+
+    The building modules keep their per-roll answers in the ``*_memo`` dicts,
+    keyed by small integers (one dict look-up by the roll, then look-ups in
+    small dicts, instead of a look-up by a tuple key in a large table per
+    building).
+    """
+
+    __slots__ = ("counts", "dice", "forum_memo", "groups", "mask", "temple_memo")
+
+    def __init__(self, dice: tuple[int, ...]) -> None:
+        self.dice = dice
+        counts = value_counts(dice)
+        self.counts = counts
+        #: The roll as ``(value, count)`` pairs, by value.
+        self.groups: tuple[tuple[int, int], ...] = tuple(
+            (value, counts[value]) for value in range(1, 7) if counts[value]
+        )
+        self.mask = value_mask(dice)
+        self.temple_memo: dict[int, tuple[Action, ...]] = {}
+        self.forum_memo: dict[int, tuple[Action, ...]] = {}
+
+
+_ROLL_INFO: dict[tuple[int, ...], Roll] = {}
+
+
+def roll_info(dice: tuple[int, ...]) -> Roll:
+    """The :class:`Roll` record of ``dice`` (a sorted roll)."""
+    found = _ROLL_INFO.get(dice)
+    if found is None:
+        found = _ROLL_INFO[dice] = Roll(dice)
+    return found

@@ -7,14 +7,10 @@ to the right of every lower die and to the left of every equal or higher one.
 from __future__ import annotations
 
 from bisect import bisect_left
-from functools import cache
-from typing import TYPE_CHECKING
 
-from alea.iacta.dice import value_counts
+from alea.iacta.board import Board
+from alea.iacta.dice import roll_info
 from alea.iacta.notation import FORUM, Action, dice_action
-
-if TYPE_CHECKING:
-    from alea.iacta.state import State
 
 #: The two pairs that may be placed together: they sum to 5.
 PAIRS = ((1, 4), (2, 3))
@@ -30,19 +26,25 @@ def _index(row: list[tuple[int, int]], value: int) -> int:
     return bisect_left(row, (value, -1))
 
 
-@cache
 def _options(roll: tuple[int, ...], limit: int, pair14: bool, pair23: bool) -> tuple[Action, ...]:
     """Forum placements of ``roll`` when values below ``limit`` fit and the pairs as given."""
-    counts = value_counts(roll)
-    found = [dice_action(FORUM, (value,)) for value in range(1, limit) if counts[value]]
-    if pair14 and counts[1] and counts[4]:
-        found.append(dice_action(FORUM, (1, 4)))
-    if pair23 and counts[2] and counts[3]:
-        found.append(dice_action(FORUM, (2, 3)))
-    return tuple(found)
+    info = roll_info(roll)
+    memo = info.forum_memo
+    key = limit * 4 + pair14 * 2 + pair23
+    found = memo.get(key)
+    if found is None:
+        counts = info.counts
+        actions = [dice_action(FORUM, (value,)) for value in range(1, limit) if counts[value]]
+        if pair14 and counts[1] and counts[4]:
+            actions.append(dice_action(FORUM, (1, 4)))
+        if pair23 and counts[2] and counts[3]:
+            actions.append(dice_action(FORUM, (2, 3)))
+        found = tuple(actions)
+        memo[key] = found
+    return found
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
     """Every legal Forum placement for ``seat`` with ``roll``.
 
     A die of value v fits when fewer than ``columns`` dice are lower than v, a
@@ -59,7 +61,7 @@ def options(state: State, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...
     return _options(roll, limit, _index(row, 4) + 1 < cols, _index(row, 3) + 1 < cols)
 
 
-def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
     """Why placing ``dice`` in the Forum is illegal (called only when it is)."""
     if len(dice) > 2 or (len(dice) == 2 and dice not in PAIRS):
         return "Forum: place one die of any value, or two dice that sum to 5 (1+4 or 2+3)"
@@ -69,7 +71,7 @@ def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
     )
 
 
-def place(state: State, seat: int, dice: tuple[int, ...]) -> list[int]:
+def place(state: Board, seat: int, dice: tuple[int, ...]) -> list[int]:
     """Insert ``dice`` (legality already checked); return the owners of dice pushed off."""
     row = state.forum
     for value in dice:

@@ -5,15 +5,18 @@ Dice in the Latrine earn one re-roll token each at evaluation.
 
 from __future__ import annotations
 
-from functools import cache
-
 from alea.iacta.notation import LATRINE, Action, dice_action
 
+_OPTIONS: dict[tuple[int, ...], tuple[Action, ...]] = {}
 
-@cache
+
 def options(roll: tuple[int, ...]) -> tuple[Action, ...]:
     """The forced Latrine placements: any one die of the roll."""
-    return tuple(dice_action(LATRINE, (value,)) for value in sorted(set(roll)))
+    found = _OPTIONS.get(roll)
+    if found is None:
+        found = tuple(dice_action(LATRINE, (value,)) for value in sorted(set(roll)))
+        _OPTIONS[roll] = found
+    return found
 
 
 def explain(dice: tuple[int, ...], other_placements: bool) -> str:

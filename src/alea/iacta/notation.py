@@ -14,6 +14,7 @@ from typing import Final
 
 from alea.iacta.cards import PATRICIANS, PROVINCES, SENATE_CARDS
 from alea.iacta.errors import NotationError
+from alea.iacta.native import python_class
 
 #: Action kinds: re-roll, the five buildings, and the three evaluation choices.
 REROLL: Final = "R"
@@ -45,6 +46,7 @@ SENATE_DRAW: Final = "senate"
 OUTCOME_KINDS: Final = frozenset({ROLL, PROVINCE, PATRICIAN, FORTUNA, SENATE_DRAW})
 
 
+@python_class
 class Action(str):
     """A player's decision, e.g. ``Action.parse("C:444")``.
 
@@ -95,6 +97,7 @@ class Action(str):
         return card_action(kind, rest)
 
 
+@python_class
 class Outcome(str):
     """A chance outcome, e.g. ``Outcome.parse("roll:12344445")``.
 

@@ -82,7 +82,7 @@ def state_from_json(data: Mapping[str, Any]) -> State:
     """Rebuild a :class:`State` from :func:`state_to_json` output."""
     if data.get("game") != GAME:
         raise ValueError("not an Alea Iacta Est position")
-    s = State.__new__(State)
+    s = State()
     for name in _INT_FIELDS:
         setattr(s, name, int(data[name]))
     for name in _LIST_FIELDS:

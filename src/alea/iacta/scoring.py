@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from alea.iacta import cards
+from alea.iacta.native import python_class
 from alea.iacta.scoring_solver import (
     FLEX_COUPLE,
     FLEX_MAN,
@@ -88,6 +89,7 @@ def _as_tuple(value: Any) -> tuple[Any, ...]:
     return tuple(value)
 
 
+@python_class  # accepts any iterable, stored as tuples: see alea.iacta.native
 @dataclass(frozen=True)
 class Holdings:
     """Everything one player owns at the end of the game that can score.
@@ -147,17 +149,22 @@ class Holdings:
         for token in self.senate:
             if token not in cards.SENATE_CARDS:
                 raise HoldingsError(card_problem(token, "senate"), token=token, section="senate")
-        for tile in self.fortuna:
+        # Read as stored, untyped: the declared types are what is being verified, and a
+        # compiled build checks a typed attribute's type as it reads it.
+        stored: dict[str, object] = vars(self)
+        tiles = cast(tuple[object, ...], stored["fortuna"])
+        tokens = stored["tokens"]
+        for tile in tiles:
             if isinstance(tile, bool) or not isinstance(tile, int) or tile not in (1, 2, 3):
                 raise HoldingsError(
                     f"{tile!r} is not a Fortuna tile (tiles are worth 1, 2 or 3)",
                     token=tile,
                     section="fortuna",
                 )
-        if isinstance(self.tokens, bool) or not isinstance(self.tokens, int):
+        if isinstance(tokens, bool) or not isinstance(tokens, int):
             raise HoldingsError(
-                f"{self.tokens!r} is not a number of re-roll tokens (expected a whole number)",
-                token=self.tokens,
+                f"{tokens!r} is not a number of re-roll tokens (expected a whole number)",
+                token=tokens,
                 section="tokens",
             )
         if self.tokens < 0:

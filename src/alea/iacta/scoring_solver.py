@@ -215,6 +215,15 @@ def colour_best(
         return (NEG, None), (NEG, None)
     total = sum(men) + sum(women)
     per_occupied = 1 + counts.viii
+    # The counts as locals: the loops below read them for every combination.
+    x_card, ix_card, vi_card, ii_card, v_card, xi_card = (
+        counts.x,
+        counts.ix,
+        counts.vi,
+        counts.ii,
+        counts.v,
+        counts.xi,
+    )
     for men_placed in range(a, n_men + 1):
         in_provinces_m = men_placed - a
         if in_provinces_m > provinces:
@@ -232,17 +241,17 @@ def colour_best(
             parity = placed & 1
             base = (
                 total
-                + counts.x * men_placed
-                + counts.ix * women_placed
-                + (counts.vi if placed else 0)
-                + counts.ii * (placed // 2)
+                + x_card * men_placed
+                + ix_card * women_placed
+                + (vi_card if placed else 0)
+                + ii_card * (placed // 2)
             )
             lowest = max(0, in_provinces_m + in_provinces_w - provinces)
             for couples in range(lowest, min(in_provinces_m, in_provinces_w) + 1):
                 occupied = in_provinces_m + in_provinces_w - couples
-                extras = min(x + couples, left) if counts.xi else 0
+                extras = min(x + couples, left) if xi_card else 0
                 tiebreak = prefix[left - extras]
-                score = base - tiebreak + occupied * per_occupied + couples * counts.v
+                score = base - tiebreak + occupied * per_occupied + couples * v_card
                 value = score * SHIFT + tiebreak
                 if value > best[parity]:
                     best[parity] = value
@@ -348,19 +357,22 @@ def _solve_chain(
         vii_new = 0 if problem.covered[colour] else vii
         new_states: dict[State, int] = {}
         back: dict[State, Step] = {}
+        # The options' fields as plain tuples, read once (not per state).
+        unpacked = [
+            (option.left, option.right, option.points * SHIFT, option) for option in choices
+        ]
         for state, value in states.items():
             incoming, used, parity = state
             room = flex_total - used
-            for option in choices:
-                demand = incoming + option.left
+            for left, right, points, option in unpacked:
+                demand = incoming + left
                 entries = memo.get((colour, demand))
                 if entries is None:
                     entries = _entries(
                         colour, men, women, provinces, counts, demand, flex_rows, vii_new, table
                     )
                     memo[(colour, demand)] = entries
-                base = value + option.points * SHIFT
-                right = option.right
+                base = value + points
                 for j, rho, part, kinds in entries:
                     if j > room:
                         break

@@ -6,14 +6,9 @@ ends match (same lowest value and same length).
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING
-
-from alea.iacta.dice import value_mask
+from alea.iacta.board import Board
+from alea.iacta.dice import roll_info
 from alea.iacta.notation import SENATE, Action, dice_action
-
-if TYPE_CHECKING:
-    from alea.iacta.state import State
 
 Straight = tuple[int, int]
 
@@ -23,9 +18,24 @@ def _run_in(mask: int, low: int, high: int) -> bool:
     return all(mask >> v & 1 for v in range(low, high + 1))
 
 
-@cache
-def _candidates(mask: int, own: Straight | None) -> tuple[tuple[Straight, Action], ...]:
-    """Straights reachable with the rolled values ``mask``, with the action for each."""
+#: _candidates' memo, by rolled values and own straight packed in one small int: only the
+#: values rolled matter, so 63 masks cover the 3,003 rolls.
+_CANDIDATES: dict[int, tuple[tuple[Straight, Action], ...]] = {}
+
+
+def _candidates(roll: tuple[int, ...], own: Straight | None) -> tuple[tuple[Straight, Action], ...]:
+    """Straights reachable with ``roll``, with the action for each (memoised)."""
+    mask = roll_info(roll).mask
+    key = mask if own is None else mask | own[0] << 8 | own[1] << 11
+    found = _CANDIDATES.get(key)
+    if found is None:
+        found = _find_candidates(mask, own)
+        _CANDIDATES[key] = found
+    return found
+
+
+def _find_candidates(mask: int, own: Straight | None) -> tuple[tuple[Straight, Action], ...]:
+    """Straights reachable with the rolled values ``mask`` (a bit per value)."""
     found: list[tuple[Straight, Action]] = []
     if own is None:
         for low in range(1, 7):
@@ -48,11 +58,14 @@ def _candidates(mask: int, own: Straight | None) -> tuple[tuple[Straight, Action
     return tuple(found)
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> list[Action]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action]:
     """Every legal Senate placement for ``seat`` with ``roll``."""
     straights = state.senate
-    taken = {s for q, s in enumerate(straights) if s is not None and q != seat}
-    candidates = _candidates(value_mask(roll), straights[seat])
+    candidates = _candidates(roll, straights[seat])
+    taken: list[Straight] = []
+    for q, s in enumerate(straights):
+        if s is not None and q != seat:
+            taken.append(s)
     if not taken:
         return [action for _, action in candidates]
     return [action for straight, action in candidates if straight not in taken]
@@ -75,7 +88,7 @@ def describe(straight: Straight) -> str:
     return "-".join(str(v) for v in range(straight[0], straight[1] + 1))
 
 
-def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
     """Why placing ``dice`` in the Senate is illegal (called only when it is)."""
     own = state.senate[seat]
     after = result_of(own, dice)
@@ -95,7 +108,7 @@ def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
     return "Senate: that placement is not allowed"
 
 
-def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
+def place(state: Board, seat: int, dice: tuple[int, ...]) -> None:
     """Start or extend ``seat``'s straight (legality already checked)."""
     state.senate[seat] = result_of(state.senate[seat], dice)
 

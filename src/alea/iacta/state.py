@@ -25,6 +25,7 @@ from alea.game import CHANCE as CHANCE
 from alea.game import TERMINAL as TERMINAL
 from alea.game import Asked
 from alea.iacta import castrum, forum, latrine, senate, temple
+from alea.iacta.board import Board
 from alea.iacta.cards import (
     PLAYER_COLOURS,
     fortuna_stack,
@@ -116,19 +117,19 @@ def _reroll_options(roll: tuple[int, ...]) -> tuple[Action, ...]:
     return found
 
 
-class State:
+class State(Board):
     """A game of Alea Iacta Est in progress. Create one with :func:`new_game`.
 
     Attributes are public for the building modules, views and records, but
     only the methods below are the API; change the state only with
-    :meth:`apply`.
+    :meth:`apply`. The placed dice (``players``, ``temple``, ``senate``,
+    ``castrum``, ``forum``) are the :class:`~alea.iacta.board.Board` part.
     """
 
     __slots__ = (
         "_keys",
         "_legal",
         "_result",
-        "castrum",
         "castrum_queue",
         "dice_left",
         "ending",
@@ -137,7 +138,6 @@ class State:
         "fortuna_kept",
         "fortuna_pending",
         "fortuna_stack",
-        "forum",
         "history",
         "kept_dice",
         "latrine",
@@ -145,7 +145,6 @@ class State:
         "patricians",
         "phase",
         "player",
-        "players",
         "private",
         "province_pool",
         "provinces",
@@ -157,7 +156,6 @@ class State:
         "roll",
         "round",
         "rounds",
-        "senate",
         "senate_bottom",
         "senate_cards",
         "senate_hand",
@@ -165,11 +163,9 @@ class State:
         "senate_takers",
         "senate_turn",
         "start",
-        "temple",
         "tokens",
     )
 
-    players: int
     rounds: int
     round: int
     start: int
@@ -181,10 +177,6 @@ class State:
     kept_dice: tuple[int, ...]
     reroll_count: int
     tokens: list[int]
-    temple: list[tuple[int, ...]]
-    senate: list[tuple[int, int] | None]
-    castrum: dict[tuple[int, int], int]
-    forum: list[tuple[int, int]]
     latrine: list[int]
     fortuna_stack: list[int]
     fortuna_discards: list[int]
@@ -214,11 +206,14 @@ class State:
 
     # ------------------------------------------------------------------ set-up
 
+    def __init__(self) -> None:
+        """An empty shell: :meth:`_new`, :meth:`clone` and the records fill every field."""
+
     @classmethod
     def _new(cls, players: int) -> State:
         if players not in ROUNDS:
             raise ValueError(f"Alea Iacta Est is played by 2 to 5 players, not {players}")
-        s = cls.__new__(cls)
+        s = cls()
         n = players
         s.players = n
         s.rounds = ROUNDS[n]
@@ -267,7 +262,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (cheap: flat lists and tuples, no deep copy)."""
-        c = State.__new__(State)
+        c = State()
         c.players = self.players
         c.rounds = self.rounds
         c.round = self.round

@@ -8,49 +8,55 @@ leading group, with a larger sum.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import TYPE_CHECKING
-
-from alea.iacta.dice import submultisets_by_size
+from alea.iacta.board import Board
+from alea.iacta.dice import roll_info, submultisets_by_size
 from alea.iacta.notation import TEMPLE, Action, dice_action
-
-if TYPE_CHECKING:
-    from alea.iacta.state import State
 
 
 def leading(groups: list[tuple[int, ...]]) -> tuple[int, int]:
     """Size and pip sum of the leading group, ``(0, 0)`` for an empty Temple."""
-    size = total = 0
+    size = 0
+    best: tuple[int, ...] = ()
     for group in groups:
         if len(group) > size:
             size = len(group)
-            total = sum(group)
-    return size, total
+            best = group
+    return size, sum(best)
 
 
-@cache
 def _actions(roll: tuple[int, ...], count: int, min_sum: int) -> tuple[Action, ...]:
-    return tuple(
-        dice_action(TEMPLE, dice)
-        for dice, total in submultisets_by_size(roll, count)
-        if total >= min_sum
-    )
+    """Placements of ``count`` dice of ``roll`` adding up to ``min_sum`` or more (memoised)."""
+    if count > len(roll):
+        return ()
+    # Pip sums run from ``count`` to 6 * ``count``: clamping keeps the memo small.
+    min_sum = min(max(min_sum, count), 6 * count + 1)
+    memo = roll_info(roll).temple_memo
+    key = count << 6 | min_sum
+    found = memo.get(key)
+    if found is None:
+        found = tuple(
+            dice_action(TEMPLE, dice)
+            for dice, total in submultisets_by_size(roll, count)
+            if total >= min_sum
+        )
+        memo[key] = found
+    return found
 
 
-def requirement(state: State, seat: int) -> tuple[int, int]:
+def requirement(state: Board, seat: int) -> tuple[int, int]:
     """How many dice ``seat`` must add, and the least pip sum they must add up to."""
     size, total = leading(state.temple)
     own = state.temple[seat]
     return size + 1 - len(own), total - sum(own) + 1
 
 
-def options(state: State, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
     """Every legal Temple placement for ``seat`` with ``roll``."""
     count, min_sum = requirement(state, seat)
     return _actions(roll, count, min_sum)
 
 
-def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
+def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
     """Why placing ``dice`` in the Temple is illegal (called only when it is)."""
     if state.players < 4:
         return "Temple: the Temple is only used with 4 or 5 players"
@@ -73,6 +79,6 @@ def explain(state: State, seat: int, dice: tuple[int, ...]) -> str:
     )
 
 
-def place(state: State, seat: int, dice: tuple[int, ...]) -> None:
+def place(state: Board, seat: int, dice: tuple[int, ...]) -> None:
     """Add ``dice`` to ``seat``'s group (legality already checked)."""
     state.temple[seat] = tuple(sorted(state.temple[seat] + dice))
