@@ -24,15 +24,8 @@ from typing import Any, Final
 
 import alea.iacta as iacta
 from alea.iacta import cards
-from alea.iacta.scoring import (
-    MAX_SENATE_CARDS,
-    Arrangement,
-    Holdings,
-    HoldingsError,
-    best_arrangement,
-    check_box,
-    ranking,
-)
+from alea.iacta.holdings import MAX_SENATE_CARDS, Holdings, HoldingsError, check_box
+from alea.iacta.scoring import Arrangement, best_arrangement, ranking
 
 __all__ = [
     "CODES",

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from alea.iacta import cards
-from alea.iacta.scoring import Holdings, HoldingsError, card_problem, check_box
+from alea.iacta.holdings import Holdings, HoldingsError, card_problem, check_box
 
 __all__ = ["KEYWORDS", "Players", "parse_holdings", "parse_json", "parse_text"]
 
