@@ -44,7 +44,9 @@ def test_bot_tables_per_client_are_bounded_until_one_ends(db: Database) -> None:
     settings = Settings(
         database_url=db.url,
         bot_factory=quick_bots,
-        bot_delay=0.0,
+        # Slow enough that no all-bot table ends while the limit is checked (a table
+        # ending frees its place: the test's last step waits for that).
+        bot_delay=0.05,
         bot_processes=0,
         create_rate="",
         bot_tables_per_client=2,
