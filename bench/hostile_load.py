@@ -17,10 +17,8 @@ Only loopback traffic; every loop is bounded.
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -29,38 +27,11 @@ from pathlib import Path
 
 import httpx
 
+from serving import start_alea_server
+
 
 def start(data_dir: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "alea",
-        "serve",
-        "--port",
-        "0",
-        "--data-dir",
-        str(data_dir),
-        "--log-level",
-        "warning",
-        *extra,
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        found = re.search(r"(http://127\.0\.0\.1:\d+)/", proc.stdout.readline())
-        if found:
-            threading.Thread(target=lambda: proc.stdout and proc.stdout.read(), daemon=True).start()
-            base = found.group(1)
-            while time.time() < deadline:  # the URL is printed before it answers
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                        return proc, base
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            break
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    return start_alea_server("--data-dir", str(data_dir), "--log-level", "warning", *extra)
 
 
 def rss_mb(pid: int) -> float:

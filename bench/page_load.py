@@ -24,19 +24,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import sync_playwright
+
+from serving import start_alea_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
@@ -57,20 +56,9 @@ def start_server(data_dir: Path, src: str | None) -> tuple[Any, str]:
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src
-    cmd = [sys.executable, "-m", "alea", "serve", "--port", "0", "--data-dir", str(data_dir)]
-    cmd += ["--log-level", "warning", "--bot-delay", "0.8"]
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    return start_alea_server(
+        "--data-dir", str(data_dir), "--log-level", "warning", "--bot-delay", "0.8", env=env
     )
-    assert proc.stdout is not None
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        found = re.search(r"(http://127\.0\.0\.1:\d+)/", proc.stdout.readline())
-        if found:
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
-            return proc, found.group(1)
-    proc.kill()
-    raise SystemExit("the server did not start")
 
 
 def seat(base: str) -> tuple[str, str]:

@@ -19,13 +19,11 @@ import asyncio
 import gc
 import json
 import random
-import re
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,8 @@ from typing import Any
 import httpx
 import websockets
 from sqlalchemy import create_engine, text
+
+from serving import start_alea_server
 
 
 @dataclass
@@ -143,13 +143,7 @@ def cpu_seconds(pid: int) -> float:
 def start_server(
     database_url: str, data_dir: Path, synchronous: str, *extra: str
 ) -> tuple[Any, str]:
-    cmd = [
-        sys.executable,
-        "-m",
-        "alea",
-        "serve",
-        "--port",
-        "0",
+    return start_alea_server(
         "--database-url",
         database_url,
         "--data-dir",
@@ -162,27 +156,7 @@ def start_server(
         "--create-rate",
         "",
         *extra,
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert proc.stdout is not None
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        line = proc.stdout.readline()
-        found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
-        if found:
-            base = found.group(1)
-            # Keep reading the server's output so that it can never block on a full pipe.
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
-            while time.time() < deadline:
-                try:
-                    if httpx.get(base + "/api/health", timeout=2).status_code == 200:
-                        return proc, base
-                except httpx.HTTPError:
-                    time.sleep(0.05)
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise SystemExit("the server did not start")
+    )
 
 
 async def create_games(base: str, games: int, players: int) -> list[tuple[str, list[str]]]:

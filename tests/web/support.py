@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from alea.server import Settings
+
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless",
@@ -52,3 +54,18 @@ def record_frames(page: Any, direction: str = "framereceived") -> list[str]:
 
     page.on("websocket", on_socket)
     return frames
+
+
+def browser_settings(database_url: str, **extra: Any) -> Settings:
+    """The settings of a browser module's live server: SQLite without fsync, no idle
+    takeover during a test, and no per-client limits (one browser on loopback opens every
+    table of the module); ``extra`` sets the module's own (bots, clock, chance)."""
+    fields: dict[str, Any] = {
+        "database_url": database_url,
+        "sqlite_synchronous": "NORMAL",
+        "idle_timeout": 600,
+        "create_rate": "",
+        "bot_tables_per_client": 0,
+    }
+    fields.update(extra)
+    return Settings(**fields)

@@ -26,9 +26,7 @@ from tests.web.support import record_frames, require_chromium, watch_errors
 require_chromium()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
 
-from tests.web.test_browser import act_once, shots  # noqa: E402  (after the skips)
-
-__all__ = ["shots"]
+from tests.web.test_browser import act_once  # noqa: E402  (after the skips)
 
 
 @pytest.fixture(scope="module")

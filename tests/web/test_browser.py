@@ -13,7 +13,6 @@ Screenshots go to a temporary directory, or to docs/screenshots/ when
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -22,37 +21,18 @@ from typing import Any
 
 import pytest
 
-from alea.server import Settings
 from tests.server.support import LiveServer, bot_factory, database
 from tests.server.test_websocket import assert_hidden
-from tests.web.support import ROOT, record_frames, require_chromium, watch_errors
+from tests.web.support import browser_settings, record_frames, require_chromium, watch_errors
 
 require_chromium()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
 
 
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if os.environ.get("ALEA_UPDATE_SCREENSHOTS") == "1":
-        target = ROOT / "docs" / "screenshots"
-        target.mkdir(parents=True, exist_ok=True)
-        return target
-    return tmp_path_factory.mktemp("screenshots")
-
-
-@pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with database("sqlite", tmp_path_factory.mktemp("db")) as db:
-        settings = Settings(
-            database_url=db.url,
-            bot_delay=0.03,
-            bot_factory=bot_factory(),
-            sqlite_synchronous="NORMAL",
-            idle_timeout=600,
-            # One browser on loopback opens every table of the module: no per-client limits.
-            create_rate="",
-            bot_tables_per_client=0,
-        )
+        settings = browser_settings(db.url, bot_delay=0.03, bot_factory=bot_factory())
         with LiveServer(settings) as server:
             yield server
 

@@ -28,9 +28,8 @@ import httpx
 import pytest
 
 from alea.iacta import cards
-from alea.server import Settings
 from tests.server.support import LiveServer, create_game, database, quick_bots
-from tests.web.support import ROOT, require_chromium, watch_errors
+from tests.web.support import ROOT, browser_settings, require_chromium, watch_errors
 
 require_chromium()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
@@ -53,17 +52,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with database("sqlite", tmp_path_factory.mktemp("db")) as db:
         # The quick bots answer the Bot protocol in the way the server uses it.
-        fields: dict[str, Any] = {
-            "database_url": db.url,
-            "bot_delay": 0.01,
-            "bot_factory": quick_bots,
-            "sqlite_synchronous": "NORMAL",
-            "idle_timeout": 600,
-            # A browser test opens many bot tables from one address.
-            "create_rate": "",
-            "bot_tables_per_client": 0,
-        }
-        settings = Settings(**fields)
+        settings = browser_settings(db.url, bot_delay=0.01, bot_factory=quick_bots)
         with LiveServer(settings) as server:
             yield server
 

@@ -19,9 +19,16 @@ from pathlib import Path
 import httpx
 import pytest
 
-from alea.server import Settings
 from tests.server.support import LiveServer, ShiftedClock, create_game, database
-from tests.web.support import ARGS, CHROMIUM, ROOT, record_frames, require_chromium, watch_errors
+from tests.web.support import (
+    ARGS,
+    CHROMIUM,
+    ROOT,
+    browser_settings,
+    record_frames,
+    require_chromium,
+    watch_errors,
+)
 
 require_chromium()
 
@@ -31,16 +38,8 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need
 @pytest.fixture(scope="module")
 def romano_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with database("sqlite", tmp_path_factory.mktemp("db")) as db:
-        settings = Settings(
-            database_url=db.url,
-            bot_delay=0.05,
-            sqlite_synchronous="NORMAL",
-            idle_timeout=600,
-            clock=ShiftedClock(),
-            deadline_poll=0.05,
-            # One browser on loopback opens every table of the module: no per-client limits.
-            create_rate="",
-            bot_tables_per_client=0,
+        settings = browser_settings(
+            db.url, bot_delay=0.05, clock=ShiftedClock(), deadline_poll=0.05
         )
         with LiveServer(settings) as server:
             yield server

@@ -20,7 +20,6 @@ Screenshots go to a temporary directory, or to docs/screenshots/ when
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,11 +28,10 @@ from typing import Any
 import httpx
 import pytest
 
-from alea.server import Settings
 from alea.tabletop import score_table
 from tests.server.support import LiveServer, bot_factory, create_game, database
 from tests.web.a11y import serious_violations
-from tests.web.support import ROOT, require_chromium, watch_errors
+from tests.web.support import browser_settings, require_chromium, watch_errors
 
 require_chromium()
 sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
@@ -60,27 +58,9 @@ TABLE = {
 
 
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if os.environ.get("ALEA_UPDATE_SCREENSHOTS") == "1":
-        target = ROOT / "docs" / "screenshots"
-        target.mkdir(parents=True, exist_ok=True)
-        return target
-    return tmp_path_factory.mktemp("screenshots")
-
-
-@pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     with database("sqlite", tmp_path_factory.mktemp("db")) as db:
-        settings = Settings(
-            database_url=db.url,
-            bot_delay=0.0,
-            bot_factory=bot_factory(),
-            sqlite_synchronous="NORMAL",
-            idle_timeout=600,
-            # A browser test opens many bot tables from one address.
-            create_rate="",
-            bot_tables_per_client=0,
-        )
+        settings = browser_settings(db.url, bot_delay=0.0, bot_factory=bot_factory())
         with LiveServer(settings) as server:
             yield server
 

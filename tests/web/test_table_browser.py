@@ -31,7 +31,7 @@ import pytest
 
 from alea.server import Settings
 from tests.server.support import LiveServer, create_game, database
-from tests.web.support import record_frames, require_chromium, watch_errors
+from tests.web.support import browser_settings, record_frames, require_chromium, watch_errors
 from tests.web.test_browser import act_once
 
 require_chromium()
@@ -49,15 +49,7 @@ PAGE_DECIDES = ".tray .die.pick, .tray .choices [data-action], #decision [data-a
 
 
 def settings(database_url: str) -> Settings:
-    return Settings(
-        database_url=database_url,
-        sqlite_synchronous="NORMAL",
-        idle_timeout=600,
-        chance_rng=lambda: random.Random(2024),
-        # One browser on loopback opens every table of the module: no per-client limits.
-        create_rate="",
-        bot_tables_per_client=0,
-    )
+    return browser_settings(database_url, chance_rng=lambda: random.Random(2024))
 
 
 @pytest.fixture(scope="module")

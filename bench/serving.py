@@ -1,0 +1,51 @@
+"""Starting `alea serve` for a benchmark: the one helper the server benchmarks share.
+
+Each benchmark measures a real server process from outside (its CPU time, resident set,
+latency), so it starts ``python -m alea serve`` on a free loopback port, reads the URL the
+server prints, keeps draining its output so that it can never block on a full pipe, and
+returns once ``/api/health`` answers.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+
+import httpx
+
+
+def start_alea_server(
+    *args: str, env: Mapping[str, str] | None = None, timeout: float = 60
+) -> tuple[subprocess.Popen[str], str]:
+    """``alea serve --port 0 ARGS`` started and answering: its process and base URL."""
+    cmd = [sys.executable, "-m", "alea", "serve", "--port", "0", *args]
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=None if env is None else dict(env),
+    )
+    assert proc.stdout is not None
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+        if found:
+            base = found.group(1)
+            threading.Thread(target=proc.stdout.read, daemon=True).start()
+            while time.time() < deadline:  # the URL is printed before it answers
+                try:
+                    if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                        return proc, base
+                except httpx.HTTPError:
+                    time.sleep(0.05)
+            break
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise SystemExit("the server did not start")
