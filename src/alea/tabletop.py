@@ -231,16 +231,7 @@ def score_table(players: Sequence[tuple[str, Any]]) -> dict[str, Any]:
         decided_by = "score"
     return {
         "players": [_player(name, arrangements[name]) for name, _ in checked],
-        "ranking": [
-            {
-                "rank": s.rank,
-                "name": s.name,
-                "score": s.arrangement.score,
-                "tiebreak": s.arrangement.tiebreak,
-                "shared": s.shared,
-            }
-            for s in standings
-        ],
+        "ranking": [s.to_json() for s in standings],
         "winners": winners,
         "decided_by": decided_by,
     }

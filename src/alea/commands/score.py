@@ -112,16 +112,7 @@ def _json(results: list[tuple[str | None, Arrangement]]) -> dict[str, Any]:
         return results[0][1].to_json()
     return {
         "players": {name: arrangement.to_json() for name, arrangement in results},
-        "ranking": [
-            {
-                "rank": s.rank,
-                "name": s.name,
-                "score": s.arrangement.score,
-                "tiebreak": s.arrangement.tiebreak,
-                "shared": s.shared,
-            }
-            for s in _standings(results)
-        ],
+        "ranking": [s.to_json() for s in _standings(results)],
     }
 
 

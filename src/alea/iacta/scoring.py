@@ -600,6 +600,16 @@ class Standing(NamedTuple):
     arrangement: Arrangement
     shared: bool  # tied on score and tie-break with another player
 
+    def to_json(self) -> dict[str, Any]:
+        """The standing as the scorers report it (``alea score --json``, ``POST /api/score``)."""
+        return {
+            "rank": self.rank,
+            "name": self.name,
+            "score": self.arrangement.score,
+            "tiebreak": self.arrangement.tiebreak,
+            "shared": self.shared,
+        }
+
 
 def ranking(results: Mapping[str, Arrangement]) -> list[Standing]:
     """Players ordered by score, then by unplaced patricians' value (RULES.md §5.3).
