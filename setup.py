@@ -5,10 +5,12 @@ Two optional builds, each falling back to the same pure-Python source:
 * ``alea.envs._fast``: the observation and mask builders of the research
   environments, in Cython, compiled against numpy's headers;
 * the rules engine ``alea.iacta`` (every module but ``__init__``), compiled
-  from its own ``mypy --strict`` source by mypyc. No rules logic exists twice:
-  the compiled modules *are* the ``.py`` files. The build also writes
-  ``alea/iacta/_compiled_from.json``, the hash of each source it compiled, so
-  that an import never runs compiled code built from other sources (see
+  from its own ``mypy --strict`` source by mypyc, together with the bots' hot
+  paths (``alea.bots.greedy``, ``table`` and ``values``: the heuristic every
+  IS-MCTS playout runs). No rules logic exists twice: the compiled modules
+  *are* the ``.py`` files. The build also writes ``_compiled_from.json`` in
+  each of the two packages, the hash of each source it compiled there, so that
+  an import never runs compiled code built from other sources (see
   :mod:`alea.iacta._compiled`).
 
 Where no C compiler (or no mypyc) is available, or compiling fails, the build
@@ -39,6 +41,9 @@ ENGINE_DIR = Path("src", "alea", "iacta")
 ENGINE_SOURCES = sorted(
     p.as_posix() for p in ENGINE_DIR.glob("*.py") if p.name not in ("__init__.py", "_compiled.py")
 )
+#: The bots' hot paths, compiled with the engine (one group: they call it natively).
+BOTS_DIR = Path("src", "alea", "bots")
+BOT_SOURCES = [(BOTS_DIR / f"{name}.py").as_posix() for name in ("greedy", "table", "values")]
 MANIFEST = "_compiled_from.json"
 
 
@@ -58,7 +63,11 @@ def _engine_extensions() -> list[Extension]:
     try:
         from mypyc.build import mypycify
 
-        return list(mypycify(ENGINE_SOURCES, opt_level="3", group_name="alea.iacta._engine"))
+        return list(
+            mypycify(
+                [*ENGINE_SOURCES, *BOT_SOURCES], opt_level="3", group_name="alea.iacta._engine"
+            )
+        )
     except Exception as err:  # no mypyc, a type error, no compiler: the engine stays Python
         _warn(f"the engine is not compiled (pure Python is used): {err}")
         return []
@@ -85,17 +94,18 @@ class BuildExt(build_ext):
                 _remove_compiled_engine(ROOT / "src")
             _remove_compiled_engine(Path(self.build_lib))
             return
-        hashes = {
-            Path(source).stem: hashlib.sha256((ROOT / source).read_bytes()).hexdigest()
-            for source in ENGINE_SOURCES
-        }
-        text = json.dumps(hashes, indent=1, sort_keys=True) + "\n"
-        places = [Path(self.build_lib, "alea", "iacta")]
-        if in_source:
-            places.append(ROOT / ENGINE_DIR)
-        for place in places:
-            place.mkdir(parents=True, exist_ok=True)
-            (place / MANIFEST).write_text(text)
+        for package, sources in ((ENGINE_DIR, ENGINE_SOURCES), (BOTS_DIR, BOT_SOURCES)):
+            hashes = {
+                Path(source).stem: hashlib.sha256((ROOT / source).read_bytes()).hexdigest()
+                for source in sources
+            }
+            text = json.dumps(hashes, indent=1, sort_keys=True) + "\n"
+            places = [Path(self.build_lib, *package.parts[1:])]
+            if in_source:
+                places.append(ROOT / package)
+            for place in places:
+                place.mkdir(parents=True, exist_ok=True)
+                (place / MANIFEST).write_text(text)
 
     def build_extension(self, ext: Any) -> None:
         if ext.name not in self.engine:
@@ -111,12 +121,12 @@ class BuildExt(build_ext):
 
 
 def _remove_compiled_engine(top: Path) -> None:
-    """Delete compiled engine modules and their manifest under ``top`` (a src or build dir)."""
+    """Delete compiled engine and bot modules and their manifests under ``top`` (src or build)."""
     suffix = str(get_config_var("EXT_SUFFIX"))
-    package = top / "alea" / "iacta"
-    for path in package.glob("*" + suffix):  # the modules and their shared _engine__mypyc
-        path.unlink()
-    (package / MANIFEST).unlink(missing_ok=True)
+    for package in (top / "alea" / "iacta", top / "alea" / "bots"):
+        for path in package.glob("*" + suffix):  # the modules and the shared _engine__mypyc
+            path.unlink()
+        (package / MANIFEST).unlink(missing_ok=True)
 
 
 envs = cythonize(

@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "tournament",
     "play",
     "romano",
+    "analyse",
 )
 
 for _name in COMMAND_MODULES:

@@ -344,6 +344,9 @@ class GameInfo:
     resample: Callable[[AnyState, int, random.Random], AnyState]
     #: Option sets worth playing and testing (each a ``new_game`` keyword set).
     variants: tuple[Mapping[str, Any], ...] = field(default=({},))
+    #: The ``new_game`` options of a table hosted online, where people play at a person's
+    #: pace (Dado Romano's ``paced``: each die waits for its player's Roll).
+    table_options: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"<GameInfo {self.name}: {self.title}, version {self.version}>"

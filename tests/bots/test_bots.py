@@ -9,12 +9,23 @@ from typing import Any
 import pytest
 
 import alea.iacta as iacta
-from alea.bots import BOTS, LEVELS, Bot, ISMCTSBot, ask, make, parse_spec
+from alea.bots import (
+    BOTS,
+    EXPERT_STEPS,
+    HARD_STEPS,
+    LEVELS,
+    Bot,
+    ISMCTSBot,
+    ask,
+    make,
+    parse_spec,
+)
 from alea.iacta.determinize import determinize
 
 TINY = {
     "ismcts": "ismcts:iterations=6",
     "hard": "hard:iterations=6",
+    "expert": "expert:iterations=6",
 }
 
 
@@ -169,6 +180,19 @@ def test_hidden_cards_really_differ_in_that_test() -> None:
             assert len(samples) > 1
             return
     pytest.fail("no position with hidden Senate cards")  # pragma: no cover
+
+
+def test_expert_is_hard_with_a_larger_budget_and_a_wider_root() -> None:
+    hard, expert = make("hard"), make("expert")
+    assert isinstance(hard, ISMCTSBot) and isinstance(expert, ISMCTSBot)
+    assert expert.name == "expert"
+    assert (hard.steps, expert.steps) == (HARD_STEPS, EXPERT_STEPS)
+    assert EXPERT_STEPS >= 3 * HARD_STEPS
+    assert (expert.width, expert.rerolls) == (hard.width + 1, hard.rerolls + 1)
+    # A spec's options still win over the level's defaults.
+    tuned = make("expert:steps=40:width=2")
+    assert isinstance(tuned, ISMCTSBot) and (tuned.steps, tuned.width) == (40, 2)
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
 
 
 def test_registry() -> None:

@@ -20,7 +20,10 @@ from tests.iacta.helpers import every_node
 
 
 def fields(t: Table) -> dict[str, Any]:
-    return {name: getattr(t, name) for name in Table.__slots__}
+    # Every public data attribute (a compiled Table is a native class without __slots__).
+    names = [n for n in dir(t) if not n.startswith("_") and not callable(getattr(t, n))]
+    assert "seat" in names and "fortuna_probs" in names
+    return {name: getattr(t, name) for name in names}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+import alea.bots
+import alea.bots.greedy as greedy_module
 import alea.iacta as iacta
 from alea.iacta import _compiled
 from alea.iacta import state as state_module
@@ -130,3 +132,57 @@ def test_no_compiled_twins_means_pure_python_without_a_warning(tmp_path: Path) -
         warnings.simplefilter("error")
         choice = _choose(tmp_path)
     assert not choice.compiled and "not compiled" in choice.reason
+
+
+# ------------------------------------------------- the bots' compiled hot paths
+
+BOTS_DIR = Path(alea.bots.__file__).parent
+#: The bot modules compiled with the engine (setup.py's BOT_SOURCES).
+BOT_MODULES = {"greedy", "table", "values"}
+
+
+def test_compiled_bots_in_use_where_required() -> None:
+    """With the compiled engine in use (CI), the bots' hot paths run compiled too."""
+    if os.environ.get("ALEA_REQUIRE_COMPILED") != "1" or _forced_pure():
+        pytest.skip("ALEA_REQUIRE_COMPILED is not set (or pure Python is forced)")
+    assert alea.bots.COMPILED, _compiled.CHOICES["alea.bots"].reason
+    assert greedy_module.__file__ is not None
+    assert greedy_module.__file__.endswith(EXTENSION_SUFFIXES[0])
+    assert _compiled._compiled_twins(BOTS_DIR) == BOT_MODULES
+
+
+def test_the_bots_follow_the_engine() -> None:
+    """Compiled bots call the compiled engine natively: never one without the other."""
+    if alea.bots.COMPILED:
+        assert iacta.COMPILED
+    if _forced_pure():
+        assert not alea.bots.COMPILED
+        assert greedy_module.__file__ is not None and greedy_module.__file__.endswith(".py")
+
+
+def test_compiled_bots_match_their_sources_when_in_use() -> None:
+    if not alea.bots.COMPILED:
+        pytest.skip("the pure-Python bots are in use")
+    built = json.loads((BOTS_DIR / _compiled.MANIFEST).read_text())
+    for name in BOT_MODULES:
+        source = (BOTS_DIR / f"{name}.py").read_bytes()
+        assert built[name] == hashlib.sha256(source).hexdigest(), name
+
+
+def test_a_package_that_requires_a_pure_python_one_stays_pure(
+    fake_package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ALEA_PURE_PYTHON", raising=False)
+    _manifest(fake_package, "WHERE = 'source'\n")
+    before = list(sys.meta_path)
+    try:
+        _compiled.CHOICES["alea_fake_base"] = _compiled.Choice("alea_fake_base", False, "test")
+        choice = _compiled.choose("alea_fake_pkg", str(fake_package), requires="alea_fake_base")
+        assert not choice.compiled and "alea_fake_base" in choice.reason
+        _compiled.CHOICES["alea_fake_base"] = _compiled.Choice("alea_fake_base", True, "test")
+        again = _compiled.choose("alea_fake_pkg", str(fake_package), requires="alea_fake_base")
+        assert again.compiled
+    finally:
+        sys.meta_path[:] = before
+        _compiled.CHOICES.pop("alea_fake_pkg", None)
+        _compiled.CHOICES.pop("alea_fake_base", None)

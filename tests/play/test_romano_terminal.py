@@ -199,3 +199,25 @@ def test_input_parsers() -> None:
 
 def test_ui_texts_exist_in_both_languages() -> None:
     assert set(TEXTS["it"]) == set(TEXTS["en"])
+
+
+def test_the_default_time_limit_is_the_rules_hour_as_on_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # RULES.md B1: one hour unless chosen; the server's default is the game's INFO.
+    assert romano.INFO.default_time_limit == 60
+    assert Options().time_limit == 60.0
+    seen: list[float | None] = []
+
+    def fake_play(options: Options, console: Console) -> int:
+        seen.append(options.time_limit)
+        return 0
+
+    monkeypatch.setattr(romano_command, "play", fake_play)
+    assert invoke([], [])[0] == 0
+    assert invoke(["--time-limit", "15"], [])[0] == 0
+    assert invoke(["--no-time-limit"], [])[0] == 0
+    assert seen == [60.0, 15.0, None]
+    game = TerminalGame(Options(seed=1), Console(file=io.StringIO()), ask=lambda _: "q")
+    game.run()
+    assert game.deadline is not None

@@ -29,6 +29,7 @@ from alea.romano.notation import Action, Outcome, parse
         "A:4",
         "mark:right",
         "mark:wrong",
+        "throw",
         "riddle:R07",
         "question:Q12",
         "last-round",

@@ -287,7 +287,7 @@ async def after_restart(server: LiveServer, ctx: dict[str, Any]) -> None:
     await player.until_version(ack["version"])
     # The dice of the next turn follow at once (chance is drawn with the move), so the
     # score right after the mark is read from the log the player was sent.
-    upto = romano.new_game(2, referee="human")
+    upto = romano.new_game(2, referee="human", paced=True)
     for event, _actor in player.log[: ack["index"] + 1]:
         upto.apply(event)
     assert upto.scores[seat] == want
@@ -309,7 +309,7 @@ def test_referee_marks_over_websocket_and_survives_restart(db: Database) -> None
         stored = server.games.store.events(ctx["id"])
         assert [e for _, e, _ in stored] == rebuilt.state.history
         # The rebuilt log replays with a human referee (the engine's own check).
-        replayed = romano.new_game(2, referee="human")
+        replayed = romano.new_game(2, referee="human", paced=True)
         for event in rebuilt.state.history:
             replayed.apply(event)
         assert replayed.scores == rebuilt.state.scores

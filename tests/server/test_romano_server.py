@@ -109,10 +109,17 @@ async def errors(client: Client, other: Client) -> None:
     assert client.version == version
 
 
+async def follow(client: Client) -> None:
+    """Read every update until the game ends (a client that stops reading is dropped)."""
+    while client.status != "finished":
+        await client.recv(60)
+
+
 async def scripted_game(server: LiveServer) -> None:
     game_id, tokens = romano_game(server.base, 3)
     clients = [await connect(server.ws_base, game_id, t) for t in tokens]
     watcher = await connect(server.ws_base, game_id, None)
+    watching = asyncio.create_task(follow(watcher))
     rng = random.Random(3)
     assert [c.seat for c in clients] == [0, 1, 2]
     # Seat 0 rolls first: the server drew the dice until someone had a decision.
@@ -121,6 +128,7 @@ async def scripted_game(server: LiveServer) -> None:
     if mover is not None:
         await errors(mover, next(c for c in clients if c is not mover))
     await play(clients, rng)
+    await watching
     await watcher.until_version(clients[0].version)
     final = clients[0].view
     assert final is not None and final["phase"] == "over"
@@ -129,9 +137,12 @@ async def scripted_game(server: LiveServer) -> None:
         assert c.status == "finished"
         assert check_views(c) > 0
     assert check_views(watcher) > 0
-    # The server's state is the replay of the log the clients saw.
+    # The server's state is the replay of the log the clients saw (a paced table: every
+    # die waited for its player's throw).
     log = [e for e, _ in clients[0].log]
-    truth = romano.replay({"game": "dado-romano", "players": 3, "moves": log})
+    assert "throw" in log
+    options = {"paced": True}
+    truth = romano.replay({"game": "dado-romano", "players": 3, "options": options, "moves": log})
     assert truth.is_terminal() and truth.winners() == final["winners"]
     info = httpx.get(f"{server.base}/api/games/{game_id}").json()
     assert info["status"] == "finished" and info["game"] == "romano"

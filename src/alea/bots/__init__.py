@@ -18,7 +18,9 @@ Bots (:func:`make` by name): ``random`` (uniform), ``greedy`` (the
 hand-written heuristic, :mod:`alea.bots.greedy`), ``ismcts`` (information-set
 Monte Carlo tree search, :mod:`alea.bots.ismcts`). Difficulty levels for
 players: ``easy`` (mostly random), ``medium`` (greedy), ``hard`` (IS-MCTS at
-about a second a decision, reproducible: its budget is in iterations).
+well under a second a decision, reproducible: its budget is in simulated
+decisions) and ``expert`` (the same search with more than three times the
+budget and a wider choice of candidates, within a second a decision).
 
 A *spec* string names a bot and options, separated by colons:
 ``"ismcts:iterations=500:playout=random"``, ``"greedy:die_value=1.0"``.
@@ -26,8 +28,9 @@ A *spec* string names a bot and options, separated by colons:
 Bots per game: :func:`for_game` gives the bot of a game (by its
 :class:`~alea.game.GameInfo` short name) at a level, so that a host of every
 game (the server) never names a bot class. Alea Iacta Est's levels are the
-ones above; Dado Romano's one bot is :class:`~alea.bots.romano.RandomRomanoBot`
-at every level; a game with no bots of its own (:func:`register_game_bots`
+ones above; Dado Romano's are :class:`~alea.bots.romano.RomanoBot` at each level
+(answers right 40%, 60% or 80% of the time, declarations weighed by what they
+would bring); a game with no bots of its own (:func:`register_game_bots`
 adds them) is played by :class:`RandomBot`, which needs nothing but the legal
 actions.
 """
@@ -37,13 +40,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from alea.bots.base import Bot, ask
-from alea.bots.greedy import GreedyBot, GreedyParams
-from alea.bots.ismcts import ISMCTSBot
-from alea.bots.random_bot import EasyBot, RandomBot
+import alea.iacta
+from alea.iacta._compiled import choose as _choose
+
+#: Whether the bots' hot paths (greedy, table, values) run compiled: only with the
+#: compiled engine they were built with, chosen before any of them is imported.
+COMPILED: bool = _choose(__name__, __path__[0], requires=alea.iacta.__name__).compiled
+
+from alea.bots.base import Bot, ask  # noqa: E402 (after the choice of modules)
+from alea.bots.greedy import GreedyBot, GreedyParams  # noqa: E402
+from alea.bots.ismcts import ISMCTSBot  # noqa: E402
+from alea.bots.random_bot import EasyBot, RandomBot  # noqa: E402
 
 __all__ = [
     "BOTS",
+    "COMPILED",
+    "EXPERT_OPTIONS",
+    "EXPERT_STEPS",
     "HARD_STEPS",
     "LEVELS",
     "Bot",
@@ -68,6 +81,17 @@ __all__ = [
 #: the search more playouts where they are short than where they are long.
 HARD_STEPS: Final = 1500
 
+#: IS-MCTS budget of the ``expert`` level, in simulated decisions per decision:
+#: the speed of the compiled engine spent on strength. Chosen so that a decision
+#: takes well under a second on average on one core (bench/strength.py --only
+#: speed measures it; docs/bots.md has the figures), like ``hard`` reproducible
+#: on any machine because it counts simulated decisions, not seconds.
+EXPERT_STEPS: Final = 5000
+#: The rest of the ``expert`` level's search: one more placement and one more
+#: re-roll plan among the root's candidates than ``hard`` (the larger budget
+#: pays for trying them on the same sampled worlds).
+EXPERT_OPTIONS: Final = {"width": 4, "rerolls": 3}
+
 #: Bot names :func:`make` accepts, with a one-line description.
 BOTS: Final = {
     "random": "uniform over the legal actions",
@@ -79,6 +103,7 @@ LEVELS: Final = {
     "easy": "mostly random placements, never wastes re-rolls",
     "medium": "the greedy heuristic",
     "hard": f"IS-MCTS, {HARD_STEPS} simulated decisions a decision (under a second)",
+    "expert": f"IS-MCTS, {EXPERT_STEPS} simulated decisions a decision (about a second at most)",
 }
 
 
@@ -132,6 +157,9 @@ def make(name_or_level: str, **options: Any) -> Bot:
         elif name == "hard":
             parsed.setdefault("steps", HARD_STEPS)
             bot = ISMCTSBot(name="hard", **parsed)
+        elif name == "expert":
+            parsed.setdefault("steps", EXPERT_STEPS)
+            bot = ISMCTSBot(name="expert", **{**EXPERT_OPTIONS, **parsed})
         else:
             known = ", ".join([*BOTS, *LEVELS])
             raise ValueError(f"unknown bot {name!r}: choose one of {known}")
@@ -145,10 +173,12 @@ def make(name_or_level: str, **options: Any) -> Bot:
 
 
 def _romano(level: str) -> Bot:
-    """Dado Romano's bot, whatever the level: a party game of luck has no strategy to search."""
-    from alea.bots.romano import RandomRomanoBot
+    """Dado Romano's bot at ``level``: a person-like player (its answers' accuracy and how
+    keenly it picks what pays grow with the level). A party game of luck has nothing for
+    a deeper search to find: ``expert`` plays as ``hard``."""
+    from alea.bots.romano import RomanoBot
 
-    return RandomRomanoBot()
+    return RomanoBot("hard" if level == "expert" else level)
 
 
 #: The bot factories of each game by its short name: ``level -> Bot``.

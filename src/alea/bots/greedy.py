@@ -56,6 +56,7 @@ from alea.bots.values import (
 from alea.iacta import castrum, forum, senate, temple
 from alea.iacta.board import Board
 from alea.iacta.dice import remove_dice
+from alea.iacta.native import python_class
 from alea.iacta.notation import REROLL, Action, dice_action
 from alea.iacta.scoring import Holdings
 from alea.iacta.state import DICE_PER_PLAYER
@@ -497,6 +498,7 @@ def reroll_plans(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
     return unique
 
 
+@python_class  # a native class cannot subclass the ABC Bot (plain Python)
 class GreedyBot(Bot):
     """One-placement look-ahead with the expected-points heuristic above."""
 
@@ -529,7 +531,12 @@ class GreedyBot(Bot):
         h = holdings(t.my_provinces, t.my_patricians, t.my_senate, t.my_fortuna)
         kind = legal[0].kind
         values = card_values(h, kind, tuple(a.card for a in legal), t.rounds_after, t.rounds)
-        return max(legal, key=lambda a: values[a.card])
+        # A loop, not max(key=lambda): mypyc cannot compile a closure in this (Python) class.
+        best = legal[0]
+        for action in legal[1:]:
+            if values[action.card] > values[best.card]:
+                best = action
+        return best
 
     def reroll_gains(
         self,

@@ -106,7 +106,7 @@ class Table:
                 raise ValueError("a bot plays a seat: give it that seat's view, not a spectator's")
         elif k.seat is not None and k.seat != seat:
             raise ValueError(f"this is seat {k.seat}'s knowledge, not seat {seat}'s")
-        t = cls.__new__(cls)
+        t = Table()
         t.seat = seat
         t.players = k.players
         t.round = k.round
@@ -161,7 +161,7 @@ class Table:
         that it agrees with :meth:`from_knowledge` at every node of random
         games, for every seat, public or not.
         """
-        t = cls.__new__(cls)
+        t = Table()
         n = state.players
         over = state.phase == GAME_OVER
         t.seat = seat

@@ -44,7 +44,7 @@ def play(
         str,
         typer.Option(
             "--bots",
-            help="Comma-separated bots for the other seats: easy, medium, hard, random, "
+            help="Comma-separated bots for the other seats: easy, medium, hard, expert, random, "
             "greedy, ismcts (options after colons).",
         ),
     ] = "",

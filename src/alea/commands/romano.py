@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 
 from alea.play.romano import Options, play
+from alea.romano.info import DEFAULT_TIME_LIMIT
 
 
 class RefereeChoice(StrEnum):
@@ -43,14 +44,17 @@ def romano(
         ),
     ] = RefereeChoice.software,
     time_limit: Annotated[
-        float | None,
+        float,
         typer.Option(
             "--time-limit",
             min=0,
             help="Minutes of play; when they run out, the round under way is the last "
-            "(0: the first round is the last).",
+            "(0: the first round is the last). The rules' default, as on the server.",
         ),
-    ] = None,
+    ] = DEFAULT_TIME_LIMIT,
+    no_time_limit: Annotated[
+        bool, typer.Option("--no-time-limit", help="Play on until someone reaches 150.")
+    ] = False,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed for the dice and the draws (replayable).")
     ] = None,
@@ -68,7 +72,7 @@ def romano(
     options = Options(
         players=players,
         referee="human" if referee is RefereeChoice.human else "software",
-        time_limit=time_limit,
+        time_limit=None if no_time_limit else time_limit,
         seed=seed,
         lang=lang.value,
         names=[n.strip() for n in names.split(",")] if names else [],

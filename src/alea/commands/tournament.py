@@ -22,7 +22,7 @@ def tournament(
         typer.Option(
             "--bots",
             help="Comma-separated bots, one per seat: random, greedy, ismcts, easy, medium, "
-            "hard; options after colons (ismcts:iterations=100).",
+            "hard, expert; options after colons (ismcts:iterations=100).",
         ),
     ],
     players: Annotated[

@@ -1,11 +1,12 @@
 """Choosing, at import time, between a package's compiled and pure-Python modules.
 
 The rules engine (:mod:`alea.iacta`) may be compiled by mypyc from its own
-source (``setup.py``): each module ``m.py`` then has a compiled twin
-``m.<abi>.so`` beside it, which Python's import system would always prefer.
-That is only right while the compiled modules were built from the sources
-now on disk, so the build writes ``_compiled_from.json`` (the SHA-256 of each
-source it compiled) and :func:`choose` checks it before the package's first
+source (``setup.py``), and with it the bots' hot paths (:mod:`alea.bots`):
+each module ``m.py`` then has a compiled twin ``m.<abi>.so`` beside it,
+which Python's import system would always prefer. That is only right while
+the compiled modules were built from the sources now on disk, so the build
+writes ``_compiled_from.json`` in each package (the SHA-256 of each source it
+compiled there) and :func:`choose` checks it before the package's first
 submodule is imported.
 
 The compiled modules are used all together or not at all (they call each
@@ -14,7 +15,9 @@ other natively through one shared library). They are *not* used:
 * when ``ALEA_PURE_PYTHON`` is set to anything but ``0`` (the way to run the
   pure-Python engine where a compiled one is installed, e.g. in CI);
 * when a source has changed since the build (a warning says to rebuild with
-  ``pip install -e . --no-deps``) or the manifest is missing.
+  ``pip install -e . --no-deps``) or the manifest is missing;
+* for a package that ``requires`` another (the compiled bots call the compiled
+  engine natively), when that one runs pure Python.
 
 In those cases an import finder placed first on :data:`sys.meta_path` loads
 the ``.py`` source of every module that has a compiled twin.
@@ -99,17 +102,22 @@ def _stale(directory: Path, names: frozenset[str]) -> str:
     return ""
 
 
-def choose(package: str, directory: str) -> Choice:
+def choose(package: str, directory: str, requires: str | None = None) -> Choice:
     """Decide whether ``package`` (in ``directory``) runs its compiled modules, and arrange it.
 
-    Called by the package's ``__init__`` before it imports any submodule.
+    Called by the package's ``__init__`` before it imports any submodule. With
+    ``requires`` (a package that chose already), the compiled modules run only
+    if that package's do: they were compiled against it.
     """
     where = Path(directory)
     names = _compiled_twins(where)
+    required = CHOICES.get(requires) if requires is not None else None
     if not names:
         choice = Choice(package, False, "not compiled (no compiled modules are installed)")
     elif pure_python_forced():
         choice = Choice(package, False, "ALEA_PURE_PYTHON is set")
+    elif requires is not None and (required is None or not required.compiled):
+        choice = Choice(package, False, f"{requires} runs its pure-Python modules")
     elif stale := _stale(where, names):
         choice = Choice(package, False, f"compiled modules are out of date: {stale}")
         warnings.warn(

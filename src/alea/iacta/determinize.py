@@ -216,5 +216,6 @@ def determinize(view: dict[str, Any], rng: random.Random) -> State:
         "senate_bottom": senate_bottom,
         "castrum_queue": [[c["seat"], c["value"], c["count"]] for c in view["castrum_queue"]],
         "private": [],
+        "evaluations": list(view.get("evaluations", [])),
     }
     return State.from_json(data)

@@ -75,6 +75,7 @@ def state_to_json(state: State) -> dict[str, Any]:
     data["senate_bottom"] = [[card, seat] for card, seat in state.senate_bottom]
     data["castrum_queue"] = [list(entry) for entry in state.castrum_queue]
     data["private"] = [[i, seat] for i, seat in state.private.items()]
+    data["evaluations"] = [copy_account(entry) for entry in state.evaluations]
     return data
 
 
@@ -97,10 +98,25 @@ def state_from_json(data: Mapping[str, Any]) -> State:
     s.senate_bottom = [(card, seat) for card, seat in data["senate_bottom"]]
     s.castrum_queue = [(o, v, c) for o, v, c in data["castrum_queue"]]
     s.private = {int(i): int(seat) for i, seat in data["private"]}
+    # Positions saved before evaluations were accounted for have none.
+    s.evaluations = [copy_account(entry) for entry in data.get("evaluations", [])]
     s._legal = None
     s._result = None
     s._keys = None
     return s
+
+
+def copy_account(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of one round's evaluation account that shares no list or dict with ``entry``."""
+    return {key: _copy(value) for key, value in entry.items()}
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
 
 
 def record(state: State) -> dict[str, Any]:

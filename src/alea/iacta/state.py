@@ -133,6 +133,7 @@ class State(Board):
         "castrum_queue",
         "dice_left",
         "ending",
+        "evaluations",
         "fortuna_discards",
         "fortuna_drawn",
         "fortuna_kept",
@@ -198,6 +199,9 @@ class State(Board):
     patricians: list[list[str]]
     senate_cards: list[list[str]]
     castrum_queue: list[tuple[int, int, int]]
+    #: One public account per evaluated round (see :meth:`_open_evaluation`); an entry is
+    #: replaced, never changed in place, so a clone may share the entries.
+    evaluations: list[dict[str, Any]]
     history: list[str]
     private: dict[int, int]
     _legal: list[Action] | None
@@ -253,6 +257,7 @@ class State(Board):
         s.patricians = [[] for _ in range(n)]
         s.senate_cards = [[] for _ in range(n)]
         s.castrum_queue = []
+        s.evaluations = []
         s.history = []
         s.private = {}
         s._legal = None
@@ -300,6 +305,7 @@ class State(Board):
         c.patricians = [p[:] for p in self.patricians]
         c.senate_cards = [k[:] for k in self.senate_cards]
         c.castrum_queue = self.castrum_queue[:]
+        c.evaluations = self.evaluations[:]
         c.history = self.history[:]
         c.private = self.private.copy()
         c._legal = self._legal
@@ -715,11 +721,56 @@ class State(Board):
         self._end_placement()
 
     def _end_placement(self) -> None:
+        self._open_evaluation()
         for seat in range(self.players):
             self.latrine[seat] += self.dice_left[seat]
             self.dice_left[seat] = 0
         self.ending = False
         self._evaluate_temple()
+
+    def _open_evaluation(self) -> None:
+        """Start this round's public account of its evaluation, from the board as placement
+        left it: what each building is about to give, in the order it is evaluated.
+
+        Nothing in it is secret (RULES.md §6): the board is public, and the Temple's tiles
+        are added only as the Temple turns them face up. The choices themselves (``K:``,
+        ``P:``, ``N:``) are events of the history from ``start`` on, so the account holds
+        only what the history does not say: who ranks where, whose dice earn nothing and
+        go to the Latrine, the tiles kept and discarded, the tokens taken.
+        """
+        ranked = senate.ranking(self.senate)
+        takers = senate.takers(self.players)
+        straights: list[dict[str, Any]] = []
+        for rank, seat in enumerate(ranked):
+            straight = self.senate[seat]
+            low, high = straight if straight is not None else (0, -1)
+            straights.append(
+                {"seat": seat, "dice": list(range(low, high + 1)), "takes": rank < takers}
+            )
+        winners = len(self.revealed_provinces)
+        sets = [
+            {"seat": owner, "value": value, "count": count, "wins": rank < winners}
+            for rank, (owner, value, count) in enumerate(castrum.ranking(self.castrum))
+        ]
+        self.evaluations.append(
+            {
+                "round": self.round + 1,
+                "start": len(self.history),
+                "end": None,
+                "unplaced": self.dice_left[:],
+                "temple": [],
+                "senate": straights,
+                "castrum": sets,
+                "forum": [{"seat": owner, "value": value} for value, owner in self.forum],
+                "latrine": [],
+            }
+        )
+
+    def _note_evaluation(self, key: str, value: Any) -> None:
+        """Set ``key`` of this round's account, replacing the entry (clones share entries)."""
+        entry = dict(self.evaluations[-1])
+        entry[key] = value
+        self.evaluations[-1] = entry
 
     def _evaluate_temple(self) -> None:
         """Temple evaluation (RULES.md §4.1): keep the best tiles, discard the rest."""
@@ -731,14 +782,27 @@ class State(Board):
                 if len(group) > size:
                     leader, size = seat, len(group)
             lone = sum(len(g) for g in groups) == 1
+            bonus = lone and self._fortuna_available()
+            account: list[dict[str, Any]] = []
             for seat, drawn in enumerate(self.fortuna_drawn):
-                if not drawn:
+                if not drawn and not groups[seat]:
                     continue
                 drawn.sort(reverse=True)
                 keep = 2 if seat == leader else 1
                 self.fortuna_kept[seat].extend(drawn[:keep])
                 for value in drawn[keep:]:
                     self.fortuna_discards[value] += 1
+                account.append(
+                    {
+                        "seat": seat,
+                        "dice": list(groups[seat]),
+                        "lead": seat == leader,
+                        "kept": drawn[:keep],
+                        "discarded": drawn[keep:],
+                        "bonus": bonus and seat == leader,
+                    }
+                )
+            self._note_evaluation("temple", account)
             self.fortuna_drawn = [[] for _ in range(self.players)]
             for seat, group in enumerate(groups):
                 self.dice_left[seat] += len(group)
@@ -804,6 +868,8 @@ class State(Board):
         self._evaluate_latrine()
 
     def _evaluate_latrine(self) -> None:
+        self._note_evaluation("latrine", self.latrine[:])
+        self._note_evaluation("end", len(self.history))
         for seat in range(self.players):
             self.tokens[seat] += self.latrine[seat]
             self.dice_left[seat] += self.latrine[seat]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from alea.iacta.cards import PLAYER_COLOURS
 from alea.iacta.knowledge import Knowledge, knowledge, reveal_all
 from alea.iacta.notation import FORTUNA, SENATE_DRAW
+from alea.iacta.records import copy_account
 from alea.iacta.state import CHANCE, PHASE_NAMES, TERMINAL, new_game
 
 if TYPE_CHECKING:
@@ -152,6 +153,10 @@ def to_json(k: Knowledge, state: State | None = None) -> dict[str, Any]:
         "players_info": players,
         "result": None,
     }
+    if state is not None:
+        # Public accounts of each evaluated round: what the Temple and the Latrine gave,
+        # the rankings, whose dice went to the Latrine (RULES.md §3.2; nothing secret).
+        result["evaluations"] = [copy_account(entry) for entry in state.evaluations]
     if state is not None and k.over:
         arrangements = state.arrangements()
         result["result"] = {

@@ -32,6 +32,7 @@ from alea.romano.bank import Bank, default_bank
 from alea.romano.ceiling import TARGET, distance, is_above
 from alea.romano.combinations import FIGURES, face
 from alea.romano.events import Event
+from alea.romano.info import DEFAULT_TIME_LIMIT
 from alea.romano.notation import (
     DECLINE,
     LAST_ROUND,
@@ -70,7 +71,8 @@ class Options:
 
     players: int = 3
     referee: RefereeMode = "software"
-    time_limit: float | None = None  # minutes
+    #: Minutes of play, the rules' default (RULES.md B1) as at the server; None: no limit.
+    time_limit: float | None = float(DEFAULT_TIME_LIMIT)
     seed: int | None = None
     lang: str = "en"
     names: list[str] = field(default_factory=list)

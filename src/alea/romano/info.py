@@ -55,5 +55,6 @@ INFO: Final = GameInfo(
     replay=replay,
     from_json=State.from_json,
     resample=_resample,
-    variants=({}, {"referee": "human"}),
+    variants=({}, {"referee": "human"}, {"paced": True}, {"paced": True, "referee": "human"}),
+    table_options={"paced": True},
 )

@@ -14,6 +14,7 @@ Decisions (players, the referee, and the clock):
 ``N:4``            an eliminated player (Nero) declares 4 for the return
 ``A:3``            the answer to a riddle or question is choice 3 (of 1–4)
 ``mark:right``     human referee: the answer was right (``mark:wrong``: wrong)
+``throw``          a paced table: the player whose turn it is rolls the next die
 ``last-round``     the time is up: the current round is the last
 =================  ==========================================================
 
@@ -34,7 +35,9 @@ from typing import Final, Literal
 
 from alea import game
 
-ActionKind = Literal["declare", "challenge", "decline", "return", "answer", "mark", "last-round"]
+ActionKind = Literal[
+    "declare", "challenge", "decline", "return", "answer", "mark", "throw", "last-round"
+]
 OutcomeKind = Literal["roll", "riddle", "question"]
 
 
@@ -76,6 +79,8 @@ class Action:
             return f"A:{v[0]}"
         if k == "mark":
             return "mark:right" if v[0] else "mark:wrong"
+        if k == "throw":
+            return "throw"
         return "last-round"
 
 
@@ -105,6 +110,8 @@ def challenge(seat: int) -> Action:
 
 DECLINE: Final = Action("decline")
 LAST_ROUND: Final = Action("last-round")
+#: At a paced table (the ``paced`` option) each die is rolled when its player says so.
+THROW: Final = Action("throw")
 RIGHT: Final = Action("mark", (1,))
 WRONG: Final = Action("mark", (0,))
 
@@ -137,12 +144,13 @@ _PATTERNS: Final = (
     (re.compile(r"A:([1-4])"), "answer"),
     (re.compile(r"mark:(right|wrong)"), "mark"),
     (re.compile(r"last-round"), "last-round"),
+    (re.compile(r"throw"), "throw"),
     (re.compile(r"roll:([1-6])"), "roll"),
     (re.compile(r"(riddle|question):([A-Za-z0-9_-]+)"), "item"),
 )
 
 EXAMPLES: Final = (
-    "roll:4, D:53, M:2, M:pass, N:4, A:2, mark:right, riddle:R07, question:Q12, last-round"
+    "roll:4, D:53, M:2, M:pass, N:4, A:2, mark:right, throw, riddle:R07, question:Q12, last-round"
 )
 
 
@@ -171,6 +179,8 @@ def parse(text: str) -> Action | Outcome:
             return RIGHT if m[1] == "right" else WRONG
         if kind == "last-round":
             return LAST_ROUND
+        if kind == "throw":
+            return THROW
         if kind == "roll":
             return roll(int(m[1]))
         return drawn("riddle" if m[1] == "riddle" else "question", m[2])

@@ -72,6 +72,7 @@ def new_game_with_options(
     referee: RefereeMode = "software",
     start: Mapping[str, Any] | None = None,
     bank: Bank | None = None,
+    paced: bool = False,
     **unknown: Any,
 ) -> State:
     """A game from a record's options (:meth:`State.options`): ``new_game`` as the game
@@ -84,6 +85,7 @@ def new_game_with_options(
         time_limit_rounds=time_limit_rounds,
         referee=referee,
         bank=bank,
+        paced=paced,
         scores=begin.get("scores"),
         seat=begin.get("seat", 0),
         round=begin.get("round", 1),
@@ -117,6 +119,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "needed": state.needed,
         "rolls": list(state.rolls),
         "pairs": state.pairs,
+        "thrown": state.thrown,
         "declared": list(state.declared) if state.declared else None,
         "figure": state.figure,
         "item_kind": state.item_kind,
@@ -141,6 +144,7 @@ def state_from_json(data: Mapping[str, Any], bank: Bank | None = None) -> State:
         time_limit_rounds=opts.get("time_limit_rounds"),
         referee=opts.get("referee", "software"),
         bank=bank,
+        paced=bool(opts.get("paced", False)),
     )
     s.start = dict(opts["start"]) if opts.get("start") is not None else None
     s.scores = [int(x) for x in data["scores"]]
@@ -158,6 +162,7 @@ def state_from_json(data: Mapping[str, Any], bank: Bank | None = None) -> State:
     s.needed = int(data["needed"])
     s.rolls = [int(x) for x in data["rolls"]]
     s.pairs = int(data["pairs"])
+    s.thrown = bool(data.get("thrown", False))
     s.declared = (data["declared"][0], data["declared"][1]) if data["declared"] else None
     s.figure = data["figure"]
     s.item_kind = data["item_kind"]
@@ -186,6 +191,7 @@ def position(
     last_round: int | None = None,
     referee: RefereeMode = "software",
     bank: Bank | None = None,
+    paced: bool = False,
 ) -> State:
     """A game set up at the start of ``seat``'s turn in ``round``, for tests and puzzles.
 
@@ -194,7 +200,7 @@ def position(
     other than the plain start is stored in the record's options under
     ``start``, so its records replay too.
     """
-    s = State(players, time_limit_rounds=time_limit_rounds, referee=referee, bank=bank)
+    s = State(players, time_limit_rounds=time_limit_rounds, referee=referee, bank=bank, paced=paced)
 
     def fill(values: list[Any] | None, default: Any, name: str) -> list[Any]:
         if values is None:
@@ -254,6 +260,7 @@ def new_game(
     time_limit_rounds: int | None = None,
     referee: RefereeMode = "software",
     bank: Bank | None = None,
+    paced: bool = False,
 ) -> State:
     """A new game: everyone on 0, seat 0 about to roll.
 
@@ -261,6 +268,10 @@ def new_game(
     stand-in for the clock, used by simulations); the clock of a real game
     applies ``last-round`` instead. ``referee`` is ``"software"`` (riddles and
     questions drawn from the bank, answered by choosing 1-4) or ``"human"`` (a
-    person poses them and marks the answer right or wrong).
+    person poses them and marks the answer right or wrong). ``paced``: every die waits
+    for its player's ``throw`` (the server's tables; :data:`~alea.romano.INFO`'s
+    ``table_options``).
     """
-    return position(players, time_limit_rounds=time_limit_rounds, referee=referee, bank=bank)
+    return position(
+        players, time_limit_rounds=time_limit_rounds, referee=referee, bank=bank, paced=paced
+    )

@@ -38,6 +38,7 @@ from alea.romano.notation import (
     DECLINE,
     LAST_ROUND,
     RIGHT,
+    THROW,
     WRONG,
     Action,
     IllegalActionError,
@@ -85,8 +86,14 @@ class State:
         time_limit_rounds: int | None = None,
         referee: RefereeMode = "software",
         bank: Bank | None = None,
+        paced: bool = False,
     ) -> None:
-        """An empty state; use :func:`new_game` or :func:`position` to start a game."""
+        """An empty state; use :func:`new_game` or :func:`position` to start a game.
+
+        ``paced``: each die waits for its player's ``throw`` (a table online, where a
+        person presses Roll and a bot rolls after a pause) instead of being rolled as
+        soon as it is due.
+        """
         if players < 2:
             raise ValueError("Dado Romano needs at least 2 players")
         if time_limit_rounds is not None and time_limit_rounds < 1:
@@ -96,6 +103,9 @@ class State:
         self.players = players
         self.time_limit_rounds = time_limit_rounds
         self.referee: RefereeMode = referee
+        self.paced = paced
+        #: At a paced table: whether the die now due has been called for (``throw``).
+        self.thrown = False
         self.bank = bank if bank is not None else default_bank()
         self.scores = [0] * players
         #: Turns each player actually played (skipped and eliminated turns excluded).
@@ -132,10 +142,16 @@ class State:
 
     # ------------------------------------------------------------------ queries
 
+    def awaiting_throw(self) -> bool:
+        """Whether a paced table waits for the turn's player to roll the die now due."""
+        return self.paced and self.phase == "roll" and not self.thrown
+
     def current_player(self) -> int:
         """The seat to decide, or :data:`CHANCE`, :data:`REFEREE` or :data:`TERMINAL`."""
         if self.phase == "over":
             return TERMINAL
+        if self.awaiting_throw():
+            return self.seat
         if self.phase in ("roll", "draw"):
             return CHANCE
         if self.phase == "mark":
@@ -144,7 +160,7 @@ class State:
 
     def is_chance(self) -> bool:
         """Whether the next move is a chance outcome (a roll or a draw)."""
-        return self.phase in ("roll", "draw")
+        return self.phase in ("roll", "draw") and not self.awaiting_throw()
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -158,6 +174,8 @@ class State:
         whether it may be applied.
         """
         p = self.phase
+        if self.awaiting_throw():
+            return [THROW]
         if p == "declare" or p == "return":
             return list(_ALL_DECLARATIONS if p == "declare" else _ALL_RETURNS)
         if p == "challenge":
@@ -170,6 +188,8 @@ class State:
 
     def chance_outcomes(self) -> list[tuple[Outcome, float]]:
         """The possible chance outcomes now with their probabilities (summing to 1)."""
+        if not self.is_chance():
+            return []
         if self.phase == "roll":
             return list(_ROLLS)
         if self.phase == "draw":
@@ -238,6 +258,8 @@ class State:
             "challenge": "the challenge rolls (challenger first)",
             "return": f"return roll {len(self.rolls) + 1} of 3",
         }[self.purpose]
+        if self.awaiting_throw():
+            return f"{s} to roll the die ({what}: throw)"
         return f"{what} for {s} (roll:1 ... roll:6)"
 
     def figure_name(self) -> str:
@@ -276,6 +298,9 @@ class State:
             raise self._not_now(m)
         self._check_action(m)
         self.history.append(str(m))
+        if m == THROW:
+            self.thrown = True
+            return
         self._on_action(m)
 
     def _not_now(self, m: Action | Outcome) -> IllegalActionError:
@@ -344,6 +369,7 @@ class State:
 
     def _on_roll(self, value: int) -> None:
         who = self.challenged if self.purpose == "challenge" and len(self.rolls) == 1 else self.seat
+        self.thrown = False
         self.rolls.append(value)
         self._event("roll", seat=who, value=value, text=self.purpose)
         if len(self.rolls) < self.needed:
@@ -463,6 +489,8 @@ class State:
         c.players = self.players
         c.time_limit_rounds = self.time_limit_rounds
         c.referee = self.referee
+        c.paced = self.paced
+        c.thrown = self.thrown
         c.bank = self.bank
         c.scores = self.scores[:]
         c.played = self.played[:]
@@ -500,6 +528,8 @@ class State:
             "time_limit_rounds": self.time_limit_rounds,
             "referee": self.referee,
         }
+        if self.paced:  # left out when not, so the records of unpaced games stay as they were
+            out["paced"] = True
         if self.start is not None:
             out["start"] = dict(self.start)
         return out

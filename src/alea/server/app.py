@@ -25,11 +25,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import alea
 from alea.server import i18n
 from alea.server.account_service import Accounts
+from alea.server.analyses import Analyses
 from alea.server.bodylimit import BodyLimit
 from alea.server.config import Settings
 from alea.server.errors import ServerError, error_body
 from alea.server.routes import accounts as account_routes
-from alea.server.routes import lobby, pages, play, replay, score, seats
+from alea.server.routes import analysis as analysis_routes
+from alea.server.routes import lobby, pages, play, replay, score, seats, tutorial
 from alea.server.schemas import Health
 from alea.server.service import GameServer
 from alea.server.storage import Store
@@ -67,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     server = GameServer(settings, store)
     accounts = Accounts(settings, store.engine)
+    analyses = Analyses(settings, store.engine)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -82,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await analyses.close()
             await server.stop()
 
     app = FastAPI(
@@ -101,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.server = server
     app.state.settings = settings
     app.state.accounts = accounts
+    app.state.analyses = analyses
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, err: ServerError) -> JSONResponse:
@@ -133,7 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "database": store.engine.url.get_backend_name(),
         }
 
-    for module in (lobby, seats, play, replay, score, account_routes):
+    for module in (lobby, seats, play, replay, analysis_routes, score, tutorial, account_routes):
         app.include_router(module.router)
     if settings.serve_web:
         app.include_router(pages.router)

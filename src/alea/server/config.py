@@ -50,6 +50,12 @@ class Settings:
     #: Worker processes bots think in (:mod:`alea.server.botpool`): at most this many cores
     #: go to bots however many tables play; 0 thinks in one dedicated thread instead.
     bot_processes: int = 2
+    #: Worker processes game analyses and hints run in (:mod:`alea.server.analyses`);
+    #: 0 runs them in one dedicated thread instead.
+    analysis_processes: int = 1
+    #: Sampled deals per decision of a stored analysis, and of a hint (quicker).
+    analysis_samples: int = 24
+    hint_samples: int = 12
     #: New games one client address may create, in the notation of the ``limits`` library
     #: (moving window; ``""``: no limit). Past it, ``429 rate_limited`` with Retry-After.
     create_rate: str = "20/minute;200/hour"

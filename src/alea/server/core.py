@@ -50,6 +50,19 @@ Write = Callable[[Any], None]
 SeatingWrite = Callable[[str | None, float | None], Write]
 
 
+def replay_log(state: AnyState, record: GameRecord) -> tuple[AnyState, list[int | None]]:
+    """``state`` with the stored events of ``record`` applied, and each event's actor;
+    ValueError naming the first event the engine refuses."""
+    actors: list[int | None] = []
+    for index, token in enumerate(record.events):
+        actors.append(state.actor())
+        try:
+            state.apply(token)
+        except IllegalActionError as err:
+            raise ValueError(f"event {index} ({token}): {err}") from None
+    return state, actors
+
+
 def draw_chance(state: AnyState, rng: Any) -> list[int | None]:
     """Draw every chance event due in ``state`` (in place), until someone must decide.
 
@@ -125,16 +138,18 @@ class Core:
     def rebuild(self, record: GameRecord) -> Game:
         """The game ``record`` describes, its state rebuilt by replaying the stored log.
 
-        The engine re-checks every event; an event it refuses is a ``ValueError``.
+        The engine re-checks every event; an event it refuses is a ``ValueError``. A game
+        stored before its game had table options (a pace, say) replays without
+        them when its log does not replay with them.
         """
-        state = new_state(hosted(record.game), record.players, record.referee)
-        actors: list[int | None] = []
-        for index, token in enumerate(record.events):
-            actors.append(state.actor())
-            try:
-                state.apply(token)
-            except IllegalActionError as err:
-                raise ValueError(f"event {index} ({token}): {err}") from None
+        info = hosted(record.game)
+        try:
+            state, actors = replay_log(new_state(info, record.players, record.referee), record)
+        except ValueError:
+            if not info.table_options:
+                raise
+            plain = new_state(info, record.players, record.referee, table=False)
+            state, actors = replay_log(plain, record)
         if record.version != len(record.events):
             raise StorageError(
                 f"game {record.id}: version {record.version} but {len(record.events)} events"
@@ -214,10 +229,12 @@ class Core:
         referee: str,
         referee_name: str,
         referee_token: str | None,
+        rng: Any = None,
     ) -> Game:
         """Store a new game of ``info`` and keep it: the set-up chance drawn, and play
-        begun if every seat (and the referee role) is already taken."""
-        rng = self.settings.chance_rng()
+        begun if every seat (and the referee role) is already taken. ``rng``: the game's
+        chance source (a tutorial's seeded one), else :attr:`Settings.chance_rng`'s."""
+        rng = rng if rng is not None else self.settings.chance_rng()
         state = new_state(info, len(seats), referee)
         actors = draw_chance(state, rng)
         now = self.clock.now()

@@ -66,10 +66,13 @@ def describe_games() -> str:
     )
 
 
-def new_state(info: GameInfo, players: int, referee: str) -> AnyState:
+def new_state(info: GameInfo, players: int, referee: str, *, table: bool = True) -> AnyState:
     """A new game of ``info`` for ``players`` seats, refereed by ``referee`` (``software`` or
-    ``human``; the server has checked that the game may have a human referee)."""
-    options: dict[str, Any] = {"referee": HUMAN_REFEREE} if referee == HUMAN_REFEREE else {}
+    ``human``; the server has checked that the game may have a human referee), with the
+    game's table options (``table=False``: without, for games stored before them)."""
+    options: dict[str, Any] = dict(info.table_options) if table else {}
+    if referee == HUMAN_REFEREE:
+        options["referee"] = HUMAN_REFEREE
     return info.new_game(players, **options)
 
 

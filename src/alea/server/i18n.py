@@ -143,6 +143,18 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The replay is available when the game is over.",
         "it": "La replica è disponibile a partita finita.",
     },
+    "analysis_unavailable": {
+        "en": "Games of this kind cannot be analysed.",
+        "it": "Le partite di questo gioco non si possono analizzare.",
+    },
+    "analysis_busy": {
+        "en": "Another seat of this game is being analysed; try again when it is done.",
+        "it": "Si sta analizzando un altro posto di questa partita; riprova quando ha finito.",
+    },
+    "hint_unavailable": {
+        "en": "Hints are not available in rated games.",
+        "it": "I suggerimenti non sono disponibili nelle partite valide per la classifica.",
+    },
     "storage_error": {
         "en": "The move could not be saved, so it was not made; please try again.",
         "it": "Non è stato possibile salvare la mossa, quindi non è stata fatta; riprova.",

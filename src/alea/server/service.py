@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from alea.server import auth
 from alea.server.botpool import BotPool
@@ -131,6 +132,7 @@ class GameServer:
         time_limit: TimeLimit = DEFAULT,
         referee: str = SOFTWARE,
         as_referee: bool = False,
+        chance: Any = None,
     ) -> Created:
         """Create a game: seats, the set-up chance events, and the creator's seat if any.
 
@@ -138,6 +140,8 @@ class GameServer:
         limit); its clock starts when play begins, i.e. when every seat is taken.
         ``referee`` is ``software`` or ``human`` (Dado Romano only); with ``as_referee``
         the creator takes the referee role (and no seat: the referee is not a player).
+        ``chance``: a ``random.Random`` for this game's chance (a tutorial's, seeded so
+        that its first rolls are known), else the server's.
         """
         try:
             info = hosted(game_name)
@@ -166,5 +170,6 @@ class GameServer:
             referee=referee,
             referee_name=referee_name,
             referee_token=referee_token,
+            rng=chance,
         )
         return Created(game, claim, token, role)

@@ -111,6 +111,20 @@ sessions_table = Table(
     Index("ix_sessions_user_id", "user_id"),
 )
 
+# Analyses of finished games (revision 0011; alea.server.analysis_store reads and writes
+# them): computed once in the background, then served from here.
+analyses_table = Table(
+    "analyses",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("samples", Integer, nullable=False),
+    Column("seed", Integer, nullable=False),
+    #: The analysis as JSON (:meth:`alea.analysis.Analysis.to_json`).
+    Column("result", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
 #: Secrets the server makes for itself on first start (the cookie-signing key).
 server_keys_table = Table(
     "server_keys",

@@ -4,6 +4,7 @@
 * :mod:`.seats`: claim a seat or the referee role, fill with bots, takeover, reclaim;
 * :mod:`.play`: a seat's state, moves, the referee's exchange, and the WebSocket;
 * :mod:`.replay`: the record of a finished game, step by step;
+* :mod:`.tutorial`: the guided first game's table;
 * :mod:`.pages`: the browser client.
 
 :func:`alea.server.app.create_app` includes them all; each reaches the one

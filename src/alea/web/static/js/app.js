@@ -5,11 +5,13 @@ import { accountGames, mountAccount, render as renderAccount } from "./account.j
 import { renderBuildings, renderPlayers } from "./board.js";
 import { startGame } from "./game.js";
 import { startRomano } from "./romano.js";
+import { startTutorial } from "./tutorial.js";
 import { describeEvent } from "./log.js";
+import { mountAnalysis } from "./analysis.js";
 import { die, esc } from "./pieces.js";
 import { renderResults } from "./results.js";
 import { seatColour, seatName } from "./seats.js";
-import { allTokens, api, getName, saveToken, setName, toast } from "./util.js";
+import { allTokens, api, getName, loadToken, saveToken, setName, toast } from "./util.js";
 
 const root = document.getElementById("app");
 let page = null;
@@ -25,7 +27,7 @@ function route() {
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   let m = /^\/game\/([A-Za-z0-9_-]+)\/?$/.exec(path);
-  if (m) { page = startAnyGame(root, m[1], { watch: params.has("watch") }); return; }
+  if (m) { page = startAnyGame(root, m[1], { watch: params.has("watch"), tutorial: params.has("tutorial") }); return; }
   m = /^\/replay\/([A-Za-z0-9_-]+)\/?$/.exec(path);
   if (m) { page = startReplay(root, m[1]); return; }
   page = startLobby(root);
@@ -34,12 +36,15 @@ function route() {
 // A game page for either game: ask the server which game it is, then start its page.
 function startAnyGame(el, gameId, options) {
   let inner = null;
+  let guide = null;
   let stopped = false;
   api(`/api/games/${encodeURIComponent(gameId)}`).then((info) => info.game, () => "iacta").then((kind) => {
     if (stopped) return;
     inner = kind === "romano" ? startRomano(el, gameId, options) : startGame(el, gameId, options);
+    // The guided first game: the guide above an Alea Iacta Est table (js/tutorial.js).
+    if (options.tutorial && kind !== "romano") guide = startTutorial(el);
   });
-  return { stop() { stopped = true; if (inner && inner.stop) inner.stop(); } };
+  return { stop() { stopped = true; if (inner && inner.stop) inner.stop(); if (guide) guide.stop(); } };
 }
 
 function go(path) {
@@ -77,8 +82,11 @@ document.addEventListener("click", (e) => {
 // the server sends with its seats instead.
 const NEW_SEAT_COLOURS = ["gray", "brown", "blue", "green", "yellow", "purple"];
 
+// The bot levels players may choose, weakest first (alea.bots.LEVELS; the server checks them).
+const LEVELS = ["easy", "medium", "hard", "expert"];
+
 function levelOptions(selected) {
-  return ["easy", "medium", "hard"].map((l) =>
+  return LEVELS.map((l) =>
     `<option value="${l}" ${l === selected ? "selected" : ""}>${esc(t(`level_${l}`))}</option>`).join("");
 }
 
@@ -91,6 +99,8 @@ function startLobby(el) {
     <div class="cards">
       <section class="card quick"><h2>${esc(t("quick_title"))}</h2><p>${esc(t("quick_text"))}</p>
         <label>${esc(t("your_name"))} <input id="qname" maxlength="24" value="${esc(getName())}"></label>
+        <label>${esc(t("game_kind"))} <select id="qgame">${["iacta", "romano"].map((k) =>
+          `<option value="${k}">${esc(t(`game_${k}`))}</option>`).join("")}</select></label>
         <label>${esc(t("bot_level"))} <select id="qlevel">${levelOptions("medium")}</select></label>
         <button id="quick" class="primary big">${esc(t("quick_button"))}</button></section>
       <section class="card newgame"><h2>${esc(t("new_title"))}</h2>
@@ -111,6 +121,8 @@ function startLobby(el) {
         <label class="check"><input type="checkbox" id="public" checked> ${esc(t("public_game"))}</label>
         <button id="create" class="primary">${esc(t("create"))}</button></section>
     </div>
+    <section class="card tutorialcard"><h2>${esc(t("tutorial_title"))}</h2><p>${esc(t("tutorial_text"))}</p>
+      <button id="tutorial-start" class="big">${esc(t("tutorial_button"))}</button></section>
     <section class="card lists" id="lists"></section></div>`;
   const $ = (id) => el.querySelector(`#${id}`);
 
@@ -127,8 +139,8 @@ function startLobby(el) {
       if (i === 0 && !(romano && state.asReferee)) {
         return `<li><span class="swatch ${colour}"></span><b>${esc(t("seat_you"))}</b></li>`;
       }
-      const bots = romano ? [["bot:medium", t("seat_random_bot")]]
-        : ["easy", "medium", "hard"].map((l) => [`bot:${l}`, `${t("seat_bot")} · ${t(`level_${l}`)}`]);
+      // Every game's bots come at levels (Dado Romano's three: how often they answer right).
+      const bots = (romano ? ["easy", "medium", "hard"] : LEVELS).map((l) => [`bot:${l}`, `${t("seat_bot")} · ${t(`level_${l}`)}`]);
       const opts = [["human", t("seat_friend")], ...bots]
         .map(([v, label]) => `<option value="${v}" ${v === s ? "selected" : ""}>${esc(label)}</option>`).join("");
       return `<li><span class="swatch ${colour}"></span><select data-seat="${i}" aria-label="${esc(t("seat_n", { n: i + 1 }))}">${opts}</select></li>`;
@@ -192,11 +204,13 @@ function startLobby(el) {
     return text === "" ? 60 : Number(text);
   }
 
-  async function create(seats, isPublic, game = "iacta") {
+  // A quick game takes the server's defaults (for Dado Romano: the rules' hour, the
+  // software referee), not what the new-game form holds.
+  async function create(seats, isPublic, game = "iacta", quick = false) {
     const name = $("qname").value.trim();
     if (name) setName(name);
     const body = { game, seats, public: isPublic, name };
-    if (game === "romano") {
+    if (game === "romano" && !quick) {
       body.time_limit = timeLimit();
       body.referee = $("referee").value;
       if (state.asReferee) body.as_referee = true;
@@ -210,9 +224,22 @@ function startLobby(el) {
     }
   }
 
+  // Play now: you and three bots, at either game (Dado Romano with the rules' hour, B1).
   $("quick").addEventListener("click", () => {
     const level = $("qlevel").value;
-    create([{ kind: "human" }, ...[1, 2, 3].map(() => ({ kind: "bot", level }))], false);
+    create([{ kind: "human" }, ...[1, 2, 3].map(() => ({ kind: "bot", level }))], false, $("qgame").value, true);
+  });
+  // The guided first game: a tutorial table against bots, its dice seeded (js/tutorial.js).
+  $("tutorial-start").addEventListener("click", async () => {
+    const name = $("qname").value.trim();
+    if (name) setName(name);
+    try {
+      const res = await api("/api/tutorial", { name });
+      saveToken(res.game.id, res.token, res.seat);
+      go(res.links.play);
+    } catch (err) {
+      toast(err.message, "error");
+    }
   });
   $("create").addEventListener("click", () => {
     const seats = state.seats.map((s, i) => {
@@ -308,7 +335,7 @@ function startLobby(el) {
 // ------------------------------------------------------------------- replay
 
 function startReplay(el, gameId) {
-  const R = { step: 0, steps: 0, cache: new Map(), playing: null, record: null, stopped: false };
+  const R = { step: 0, steps: 0, cache: new Map(), playing: null, record: null, stopped: false, analysis: null };
   el.innerHTML = `<div class="game replay">
     <div class="topbar"><a class="home" href="/">⟵ ${esc(t("home"))}</a><span class="rtitle">${esc(t("replay_title"))}</span>
       <span id="roundinfo"></span></div>
@@ -316,8 +343,8 @@ function startReplay(el, gameId) {
       <button data-step="first" title="${esc(t("first"))}">«</button><button data-step="prev" title="${esc(t("prev"))}">‹</button>
       <button data-step="play" id="playbtn" class="primary" title="${esc(t("play"))}">▶</button><button data-step="next" title="${esc(t("next"))}">›</button>
       <button data-step="last" title="${esc(t("last"))}">»</button>
-      <input type="range" id="slider" min="0" max="0" value="0"><span id="stepno" class="stepno"></span></div>
-    <div id="caption" class="caption"></div><div id="rtray" class="rtray"></div>
+      <input type="range" id="slider" min="0" max="0" value="0" aria-label="${esc(t("step"))}"><span id="stepno" class="stepno"></span></div>
+    <div id="caption" class="caption"></div><div id="anbox"></div><div id="rtray" class="rtray"></div>
     <div class="layout"><div class="main"><div id="board"></div><div id="final"></div></div>
       <aside class="side"><p class="muted">${esc(t("all_hands"))}</p><div id="players"></div></aside></div></div>`;
   const $ = (id) => el.querySelector(`#${id}`);
@@ -332,6 +359,12 @@ function startReplay(el, gameId) {
     if (R.record.game.game === "romano") { go(`/game/${gameId}?watch=1`); return; }
     R.steps = R.record.events.length;
     $("slider").max = String(R.steps);
+    const mine = loadToken(gameId);
+    R.analysis = mountAnalysis($("anbox"), gameId, R.record, {
+      seat: mine && typeof mine.seat === "number" ? mine.seat : 0,
+      goto: (step) => show(step),
+      changed: () => show(R.step),
+    });
     show(Number(new URLSearchParams(location.search).get("step") || R.steps));
   }
 
@@ -346,7 +379,9 @@ function startReplay(el, gameId) {
     step = Math.max(0, Math.min(R.steps, step));
     R.step = step;
     // The step is in the address, so a reload or a change of language stays on it.
-    history.replaceState(history.state, "", `${location.pathname}?step=${step}`);
+    const params = new URLSearchParams(location.search);
+    params.set("step", String(step));
+    history.replaceState(history.state, "", `${location.pathname}?${params}`);
     const data = await fetchStep(step);
     if (R.stopped || R.step !== step) return;
     const v = data.view;
@@ -354,7 +389,8 @@ function startReplay(el, gameId) {
     $("slider").value = String(step);
     $("stepno").textContent = `${t("step")} ${step} / ${R.steps}`;
     $("roundinfo").innerHTML = `${esc(t("round"))} <b>${v.round}</b> ${esc(t("of"))} ${v.rounds}`;
-    $("caption").innerHTML = step ? describeEvent(data.event, data.actor, step > 1 ? R.record.events[step - 2] : "", seats) : "&nbsp;";
+    $("caption").innerHTML = (step ? describeEvent(data.event, data.actor, step > 1 ? R.record.events[step - 2] : "", seats) : "&nbsp;") +
+      (R.analysis ? R.analysis.note(step) : "");
     const recent = { T: new Set(), S: new Set(), C: new Set(), F: new Map(), L: new Set() };
     if (data.event && data.actor !== null) {
       const [k, d] = data.event.split(":");
@@ -395,7 +431,7 @@ function startReplay(el, gameId) {
   });
   el.addEventListener("input", (e) => { if (e.target.id === "slider") show(Number(e.target.value)); });
   const onKey = (e) => {
-    if (!R.record || e.target.tagName === "INPUT") return;
+    if (!R.record || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     if (e.key === "ArrowRight") show(R.step + 1);
     if (e.key === "ArrowLeft") show(R.step - 1);
   };
@@ -405,6 +441,7 @@ function startReplay(el, gameId) {
     stop() {
       R.stopped = true;
       if (R.playing) clearInterval(R.playing);
+      if (R.analysis) R.analysis.stop();
       document.removeEventListener("keydown", onKey);
     },
   };

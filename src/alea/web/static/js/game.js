@@ -6,11 +6,16 @@
 import { BUILDING_NAMES, language, t } from "./i18n.js";
 import { buildingHints, recentMoves, renderBuildings, renderPlayers } from "./board.js";
 import { renderLog } from "./log.js";
+import { evaluationLogLines } from "./evaluation.js";
+import { evaluationPanel } from "./evalpanel.js";
+import { flyPlaced, rollIn, trayDice } from "./motion.js";
+import { confirmBar, confirmSettings, needsConfirm, readConfirm, saveConfirm } from "./confirm.js";
 import { die, diceText, esc, patrician, province, senateCard } from "./pieces.js";
 import { renderResults } from "./results.js";
 import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
 import { api, getName, setName } from "./util.js";
+import { fetchHint, hintButton } from "./analysis.js";
 
 const CHOICE_KINDS = new Set(["K", "P", "N"]);
 
@@ -34,7 +39,12 @@ export function startGame(root, gameId, { watch = false } = {}) {
     copied: false,
     movesOpen: !window.matchMedia("(max-width: 820px)").matches,
     note: null, // {building, text, key}: why the dice picked cannot go to that building
+    hint: null, // {version, html, busy}: the analyser's move for this decision, when asked
     noteTimer: null,
+    rolled: false, // a new roll arrived: the tray's dice tumble on the next redraw
+    logSeen: 0, // log entries already drawn (the new ones may be placements to fly)
+    confirm: readConfirm(), // {place, reroll}: ask before sending these moves
+    asking: null, // the move waiting for "Confirm"
   };
 
   root.innerHTML = `<div class="game">
@@ -43,18 +53,38 @@ export function startGame(root, gameId, { watch = false } = {}) {
       <span id="conn" class="conn"></span></div>
     <div id="banners"></div>
     <div class="layout">
-      <div class="main"><div id="board"></div><div id="tray" class="tray"></div></div>
+      <div class="main"><div id="board"></div>
+        <div class="tray"><section id="evaluation" class="evalpanel" aria-live="polite" hidden></section>
+          <div id="tray"></div></div></div>
       <aside class="side"><div id="players"></div>
         <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
         <label class="autoforced"><input type="checkbox" id="autoforced" ${S.autoForced ? "checked" : ""}> ${esc(t("auto_forced"))}</label>
+        ${confirmSettings(S.confirm)}
       </aside>
     </div>
     <div id="overlay"></div></div>`;
 
   const $ = (id) => root.querySelector(`#${id}`);
+  const evaluation = evaluationPanel($("evaluation"), markEvaluating);
 
   function act(action) {
+    S.asking = null;
     if (table.act(action)) render();
+  }
+
+  // A placement or re-roll the player asked to confirm waits in the tray for "Confirm".
+  function request(action) {
+    if (needsConfirm(S.confirm, action) && S.asking !== action) {
+      S.asking = action;
+      render();
+      return;
+    }
+    act(action);
+  }
+
+  function markEvaluating(building) {
+    root.querySelectorAll(".building.evaluating").forEach((b) => b.classList.remove("evaluating"));
+    if (building) root.querySelector(`.building[data-building="${building}"]`)?.classList.add("evaluating");
   }
 
   function onUpdate(m, { changed, was }) {
@@ -64,7 +94,11 @@ export function startGame(root, gameId, { watch = false } = {}) {
       S.takeoverLocal = m.takeover_at ? Date.now() + (m.takeover_at - m.turn_since) * 1000 : null;
     }
     const rollKey = `${m.version}:${(m.view.turn.roll || []).join("")}`;
-    if (changed && rollKey !== S.rollKey) S.selected = [];
+    if (changed && rollKey !== S.rollKey) {
+      S.selected = [];
+      S.asking = null;
+      S.rolled = (m.view.turn.roll || []).length > 0;
+    }
     S.rollKey = rollKey;
     render();
     maybeAutoPlay();
@@ -202,6 +236,30 @@ export function startGame(root, gameId, { watch = false } = {}) {
     el.innerHTML = `<div class="trayhead"><h3>${esc($("turnbanner").textContent)}</h3></div>`;
   }
 
+  // The hint button and answer of a casual game (never in rated games): the server
+  // answers only the seat to move, from its own view.
+  function hintPart() {
+    if (!myDecision() || (T.message && T.message.rated)) return { button: "", line: "" };
+    const h = S.hint && S.hint.version === T.version ? S.hint : null;
+    return {
+      button: hintButton(Boolean(h && h.busy)),
+      line: h && h.html ? `<p class="hintline" role="status">${h.html}</p>` : "",
+    };
+  }
+
+  async function askHint() {
+    const version = T.version;
+    S.hint = { version, html: "", busy: true };
+    renderTray();
+    try {
+      const h = await fetchHint(T.id, T.token);
+      if (S.hint && S.hint.version === version) S.hint = { version, html: h.html, busy: false };
+    } catch (err) {
+      if (S.hint && S.hint.version === version) S.hint = { version, html: esc(err.message), busy: false };
+    }
+    renderTray();
+  }
+
   function placementTray(v, busy) {
     const colour = seatColour(T.seats, T.seat);
     const roll = v.turn.roll;
@@ -233,11 +291,14 @@ export function startGame(root, gameId, { watch = false } = {}) {
       list.map((d) => `<button class="chip ${d === key ? "on" : ""}" data-select="${k}:${d}">${diceText(d)}</button>`).join("") +
       `</div>`).join("");
     const tokens = v.players_info[T.seat].tokens;
+    const hint = hintPart();
+    const asking = S.asking && T.legal.includes(S.asking) ? confirmBar(S.asking, busy) : "";
     return `<div class="trayhead"><h3>${esc(t("your_roll"))}</h3>` +
-      `<span class="hint">${esc(t("none_selected"))}${tokens ? " " + esc(t("your_turn_reroll")) : ""}</span></div>` +
+      `<span class="hint">${esc(t("none_selected"))}${tokens ? " " + esc(t("your_turn_reroll")) : ""}</span>${hint.button}</div>` +
+      hint.line +
       `<div class="dice ${busy}">${dice}</div>` +
       (forced ? `<p class="forced">${esc(t("forced_latrine"))}</p>` : "") +
-      `<div class="actions ${busy}">${buttons.join("")}</div>` +
+      (asking || `<div class="actions ${busy}">${buttons.join("")}</div>`) +
       `<details class="moves" ${S.movesOpen ? "open" : ""}><summary>${esc(t("moves"))}</summary>${moves}</details>`;
   }
 
@@ -250,8 +311,9 @@ export function startGame(root, gameId, { watch = false } = {}) {
       if (k === "N") return patrician(c, "big choosable", attrs);
       return `<button data-action="${esc(a)}">${esc(a)}</button>`;
     }).join("");
-    return `<div class="trayhead"><h3>${esc(t(`your_turn_${phaseKey(v.phase)}`))}</h3></div>` +
-      `<div class="choices ${busy}">${cards}</div>`;
+    const hint = hintPart();
+    return `<div class="trayhead"><h3>${esc(t(`your_turn_${phaseKey(v.phase)}`))}</h3>${hint.button}</div>` +
+      hint.line + `<div class="choices ${busy}">${cards}</div>`;
   }
 
   function renderLogPanel() {
@@ -259,7 +321,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     // The first roll is drawn when the game is created: nobody sees it before the start.
     const log = T.status === "open" ? [] : T.log;
-    el.innerHTML = renderLog(log, T.seats, highlightFrom(), T.seat);
+    const inserts = T.status === "open" ? {} : evaluationLogLines(T.view.evaluations, log, T.seats);
+    el.innerHTML = renderLog(log, T.seats, highlightFrom(), T.seat, inserts);
     if (atBottom || !el.dataset.init) { el.scrollTop = el.scrollHeight; el.dataset.init = "1"; }
   }
 
@@ -286,6 +349,9 @@ export function startGame(root, gameId, { watch = false } = {}) {
       takeoverSeat: takeoverSeat(),
       conn: T.conn,
     };
+    const before = trayDice(root);
+    const fresh = T.log.slice(Math.min(S.logSeen, T.log.length));
+    S.logSeen = T.log.length;
     renderTopbar();
     renderBanners();
     $("board").innerHTML = renderBuildings(v, ctx);
@@ -294,6 +360,14 @@ export function startGame(root, gameId, { watch = false } = {}) {
     renderTray();
     renderLogPanel();
     renderOverlay();
+    if (T.status !== "open") {
+      // Your own placement needs the room: the log keeps the evaluation meanwhile.
+      evaluation.update(v, T.log, T.seats, placing);
+      markEvaluating(evaluation.building());
+      if (fresh.length && fresh.length < T.log.length) flyPlaced(root, before, fresh);
+      if (S.rolled) rollIn($("tray").querySelector(".dice"));
+    }
+    S.rolled = false;
   }
 
   // Why the building just clicked cannot take the dice picked, shown on that building
@@ -371,22 +445,29 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }
 
   root.addEventListener("click", (e) => {
-    const target = e.target.closest("[data-idx],[data-action],[data-select],[data-building],[data-takeover],[data-reclaim],[data-claim],[data-fill],[data-copy],[data-close],[data-results]");
+    const target = e.target.closest("[data-idx],[data-confirm],[data-action],[data-select],[data-building],[data-takeover],[data-reclaim],[data-claim],[data-fill],[data-copy],[data-close],[data-results],[data-hint]");
     if (!target || T.closed) return;
     const d = target.dataset;
-    if (d.idx !== undefined) {
+    if (d.hint) {
+      askHint();
+    } else if (d.idx !== undefined) {
       const i = Number(d.idx);
       S.selected = S.selected.includes(i) ? S.selected.filter((x) => x !== i) : [...S.selected, i];
+      S.asking = null;
       render();
+    } else if (d.confirm !== undefined) {
+      if (d.confirm && T.legal.includes(d.confirm)) act(d.confirm);
+      else { S.asking = null; render(); }
     } else if (d.action) {
-      act(d.action);
+      if (/^[RTSCFL]:/.test(d.action)) request(d.action);
+      else act(d.action);
     } else if (d.select) {
       selectAction(d.select);
     } else if (d.building) {
       if (!(myDecision() && T.view.phase === "placement")) return;
       const key = selectedValues().join("");
       const action = `${d.building}:${key}`;
-      if (key && T.legal.includes(action)) { act(action); return; }
+      if (key && T.legal.includes(action)) { request(action); return; }
       const options = T.legal.filter((a) => a.startsWith(`${d.building}:`));
       if (!key && options.length === 1) { selectAction(options[0]); return; }
       const group = root.querySelector(`.mgroup[data-group="${d.building}"]`);
@@ -431,6 +512,11 @@ export function startGame(root, gameId, { watch = false } = {}) {
     }
   });
 
+  root.querySelectorAll("[data-confirm-setting]").forEach((box) => box.addEventListener("change", (e) => {
+    S.confirm = { ...S.confirm, [e.target.dataset.confirmSetting]: e.target.checked };
+    saveConfirm(S.confirm);
+  }));
+
   root.querySelector("#autoforced").addEventListener("change", (e) => {
     S.autoForced = e.target.checked;
     localStorage.setItem("alea.auto", S.autoForced ? "1" : "0");
@@ -449,6 +535,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   return {
     stop() {
       table.stop();
+      evaluation.stop();
       clearInterval(ticker);
       clearTimeout(S.autoTimer);
       clearTimeout(S.noteTimer);

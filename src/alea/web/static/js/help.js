@@ -4,6 +4,7 @@
 
 import { BUILDING_NAMES, language } from "./i18n.js";
 import { diceRow, esc, fortuna, patrician, province, senateCard } from "./pieces.js";
+import { romanoRules } from "./romano-help.js";
 
 /** The text of a {en, it} pair in the current language. */
 export function pick(pair) {
@@ -185,6 +186,7 @@ export const TEXT = {
   full_rules: { en: "All the rules", it: "Tutte le regole" },
   close: { en: "Close", it: "Chiudi" },
   scorer: { en: "Score a table-top game", it: "Conta i punti di una partita dal vivo" },
+  romano: { en: "Dado Romano", it: "Dado Romano" },
 };
 
 function buildingSection(b, level = "h3") {
@@ -217,13 +219,14 @@ export function rulesPage() {
   return `<h1>${esc(pick(TEXT.title))}</h1><p class="intro">${esc(pick(TEXT.intro))}</p>` +
     `<nav class="toc" aria-label="${esc(pick(TEXT.title))}"><a href="#turn">${esc(pick(TEXT.turn_title))}</a><a href="#buildings">${esc(pick(TEXT.buildings))}</a>` +
     `<a href="#places">${esc(pick(TEXT.places))}</a><a href="#senate">${esc(pick(TEXT.senate))}</a>` +
-    `<a href="#scoring">${esc(pick(TEXT.scoring))}</a><a href="/score">${esc(pick(TEXT.scorer))}</a></nav>` +
+    `<a href="#scoring">${esc(pick(TEXT.scoring))}</a><a href="#romano">${esc(pick(TEXT.romano))}</a><a href="/score">${esc(pick(TEXT.scorer))}</a></nav>` +
     `<h2 id="turn">${esc(pick(TEXT.turn_title))}</h2><p>${esc(pick(TEXT.turn))}</p>` +
     `<h2 id="buildings">${esc(pick(TEXT.buildings))}</h2><div class="help-grid">${BUILDINGS.map((b) => buildingSection(b)).join("")}</div>` +
     `<h2 id="places">${esc(pick(TEXT.places))}</h2><div class="help-grid">${PLACES.map(placeSection).join("")}</div>` +
     `<h2 id="senate">${esc(pick(TEXT.senate))}</h2><div class="help-grid senate-grid">${SENATE.map(senateSection).join("")}</div>` +
     `<h2 id="scoring">${esc(pick(TEXT.scoring))}</h2>${scoringSection()}` +
-    `<h2 id="winner">${esc(pick(TEXT.winner))}</h2><p>${esc(pick(SCORING.winner))}</p>`;
+    `<h2 id="winner">${esc(pick(TEXT.winner))}</h2><p>${esc(pick(SCORING.winner))}</p>` +
+    romanoRules();
 }
 
 /**

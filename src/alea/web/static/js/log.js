@@ -30,13 +30,16 @@ function describe(ev, actor, previous) {
 
 /**
  * The log as HTML list items. `highlightFrom` marks recent entries; a heading opens each
- * round (a round starts with its province reveals).
+ * round (a round starts with its province reveals). `inserts` ({index: [<li>, ...]}) are
+ * lines shown before the entry at that index (the evaluation's steps, evaluation.js).
  */
-export function renderLog(log, seats, highlightFrom, mySeat) {
+export function renderLog(log, seats, highlightFrom, mySeat, inserts = {}) {
   const items = [];
   let round = 0;
   let prev = "";
-  for (let i = 0; i < log.length; i++) {
+  for (let i = 0; i <= log.length; i++) {
+    if (inserts[i]) items.push(...inserts[i]);
+    if (i === log.length) break;
     const [ev, actor] = log[i];
     if (ev.startsWith("province:") && !prev.startsWith("province:")) {
       round += 1;
@@ -50,6 +53,11 @@ export function renderLog(log, seats, highlightFrom, mySeat) {
     prev = ev;
   }
   return items.join("");
+}
+
+/** A move in words without its player ("places 4-4-4 in the Castrum"), as HTML. */
+export function moveText(ev) {
+  return describe(ev, null, "");
 }
 
 /** One event as a sentence (for the replay's caption). */

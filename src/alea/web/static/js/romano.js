@@ -13,6 +13,7 @@
 
 import { language, t } from "./i18n.js";
 import { esc } from "./pieces.js";
+import { ROMANO, romanoRules } from "./romano-help.js";
 import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
 import { getName } from "./util.js";
@@ -32,9 +33,73 @@ export function describeRomano(event, actor, seats) {
   if (k === "M") return t("ro_log_challenge", { who, other: seatName(seats, Number(v)) });
   if (k === "N") return t("ro_log_return", { who, n: v });
   if (event === "last-round") return t("ro_log_last_round");
+  if (event === "throw") return t("ro_log_throw", { who });
   if (event === "mark:right") return t("ro_log_mark_right", { who });
   if (event === "mark:wrong") return t("ro_log_mark_wrong", { who });
   return `${who} ${event}`;
+}
+
+// One event of the engine's story (the view's "story") in words: the figure with its
+// effect, score changes, answers with the right answer once given, challenges, Nero.
+// The engine names the figures and the right answers; the page only puts them in words.
+export function tellRomano(e, seats, lang) {
+  const who = e.seat >= 0 ? seatName(seats, e.seat) : "";
+  const other = e.other >= 0 ? seatName(seats, e.other) : "";
+  const k = e.kind;
+  if (k === "round") return t("ro_ev_round", { n: e.value });
+  if (k === "turn") return t(e.text === "normal" ? "ro_ev_turn" : `ro_ev_turn_${e.text}`, { who });
+  if (k === "roll") return t("ro_log_roll", { who, n: e.value });
+  if (k === "declare") return t("ro_log_declare", { who, a: e.text[0], b: e.text[1] });
+  if (k === "figure") {
+    const effect = e.effect ? e.effect[lang] || e.effect.en : "";
+    return t("ro_ev_figure", { who, pair: e.cause, name: e.name, effect });
+  }
+  if (k === "score") {
+    const notes = [];
+    if (e.text === "change") notes.push(e.new - e.old >= 0 ? `+${e.new - e.old}` : String(e.new - e.old));
+    if (e.text === "set") notes.push(t("ro_ev_score_set"));
+    if (e.text === "swap") notes.push(t("ro_ev_score_swap"));
+    if (e.cause === "declaration") notes.push(t("ro_ev_score_declaration"));
+    if (e.inverted) notes.push(t("ro_ev_score_inverted"));
+    return `${t("ro_ev_score", { who, old: e.old, new: e.new })} (${notes.join(", ")})`;
+  }
+  if (k === "declaration") return t("ro_ev_declaration", { who, n: e.value });
+  if (k === "draw") return t(e.kind_of_item === "riddle" ? "ro_log_riddle" : "ro_log_question", { who });
+  if (k === "answer") {
+    const given = e.given_text ? e.given_text[lang] || e.given_text.en : String(e.value);
+    const right = e.right_text ? e.right_text[lang] || e.right_text.en : "";
+    return t(e.text === "right" ? "ro_ev_answer_right" : "ro_ev_answer_wrong", { who, given, right });
+  }
+  if (k === "mark") return t(e.text === "right" ? "ro_log_mark_right" : "ro_log_mark_wrong", { who });
+  if (k === "challenge") return t("ro_log_challenge", { who, other });
+  if (k === "decline") return t("ro_log_pass", { who });
+  if (k === "challenge-result") return t(`ro_ev_${e.text}`, { who, other });
+  if (k === "eliminated") return t("ro_ev_eliminated", { who });
+  if (k === "return") return t(e.text === "back" ? "ro_ev_back" : "ro_ev_out", { who, n: e.value });
+  if (k === "skip") return t("ro_ev_skip", { who });
+  if (k === "skip-next") return t("ro_ev_skip_next", { who });
+  if (k === "marcus") return t("ro_ev_marcus", { who });
+  if (k === "marcus-applied") return t("ro_ev_marcus_applied", { who, other, n: e.value });
+  if (k === "last-round") return t("ro_log_last_round");
+  if (k === "end") return e.text === "150" ? "" : t("ro_ev_end_time");
+  if (k === "win") return t("ro_ev_win", { who });
+  return k;
+}
+
+// The answer just given, for everyone to see: the latest answer or mark of the turn under
+// way or the one just ended, unless a newer riddle or question has been drawn since.
+export function latestFeedback(story) {
+  let turns = 0;
+  for (let i = story.length - 1; i >= 0; i -= 1) {
+    const e = story[i];
+    if (e.kind === "draw") return null;
+    if (e.kind === "answer" || e.kind === "mark") return e;
+    if (e.kind === "turn" || e.kind === "skip") {
+      turns += 1;
+      if (turns >= 2) return null;
+    }
+  }
+  return null;
 }
 
 // Seconds as minutes:seconds ("60:00", "04:59"); long limits keep counting in minutes.
@@ -61,6 +126,8 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     exchange: null, // {seat, kind, posed, answer} while the referee is to mark, else null
     sayForm: "", // which typing box is shown ("pose", "answer" or ""): rebuilt only on change
     shownRolls: 0,
+    helpShown: "", // the language and figure the rules box was drawn for
+    story: new Map(), // the engine's events seen so far, by index (the view sends the latest)
     clock: null, // {time_limit, deadline, deadline_utc, last_round} or null: no time limit
     ticker: null,
   };
@@ -73,7 +140,9 @@ export function startRomano(root, gameId, { watch = false } = {}) {
         <div id="exchange" class="exchange" hidden><div id="exshow"></div><div id="exform"></div></div>
         <div id="decision" class="decision"></div></div>
       <aside class="side"><ol id="scores" class="rscores"></ol><p id="refline" class="muted" hidden></p>
-        <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log"></ol></details>
+        <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0" aria-label="${esc(t("log"))}"></ol></details>
+        <details class="logbox rhelp" id="rhelp"><summary id="rhelptitle"></summary><div id="rhelpbody"></div>
+          <p><a href="/rules#romano" id="rhelplink"></a></p></details>
       </aside>
     </div></div>`;
   const $ = (id) => root.querySelector(`#${id}`);
@@ -123,6 +192,7 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     const v = T.view;
     if (!v) return;
     const lang = language();
+    for (const e of v.story || []) S.story.set(e.index, e);
     const referee = T.role === "referee";
     const marking = T.status === "active" && v.phase === "mark";
     const mine = (T.seat !== null && v.turn_of === T.seat && !marking) || (referee && marking);
@@ -186,7 +256,17 @@ export function startRomano(root, gameId, { watch = false } = {}) {
       const who = v.winners.map((w) => seatName(T.seats, w)).join(", ");
       end = `<div class="banner winners" id="winners">♛ ${esc(t("ro_winners", { who }))}</div>`;
     }
-    $("rtable").innerHTML = `${end}<div class="rolls">${dice || `<span class="muted">${esc(t("ro_no_rolls"))}</span>`}</div>${figure}${declared}${item}`;
+    // Whether the answer just given was right, and the right answer (public once given).
+    let feedback = "";
+    const fb = started ? latestFeedback(v.story || []) : null;
+    if (fb) {
+      const fwho = seatName(T.seats, fb.seat);
+      const given = fb.given_text ? fb.given_text[lang] || fb.given_text.en : "";
+      const rightText = fb.right_text ? fb.right_text[lang] || fb.right_text.en : "";
+      const key = fb.kind === "mark" ? `ro_fb_mark_${fb.text}` : `ro_fb_${fb.text}`;
+      feedback = `<div class="feedback ${fb.text}" id="feedback" role="status">${fb.text === "right" ? "✔" : "✘"} ${esc(t(key, { who: fwho, given, right: rightText }))}</div>`;
+    }
+    $("rtable").innerHTML = `${end}<div class="rolls">${dice || `<span class="muted">${esc(t("ro_no_rolls"))}</span>`}</div>${figure}${declared}${feedback}${item}`;
 
     // Banners: the last round, waiting for players.
     let banners = "";
@@ -206,6 +286,14 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     $("banners").innerHTML = banners;
     tick();
     renderExchange(v);
+    // The rules box: the same content as the rules page, the figure being played marked.
+    const helpKey = `${lang}|${v.figure || ""}`;
+    if (helpKey !== S.helpShown) {
+      S.helpShown = helpKey;
+      $("rhelptitle").textContent = ROMANO.help[lang] || ROMANO.help.en;
+      $("rhelpbody").innerHTML = romanoRules(v.figure || "", 3);
+      $("rhelplink").textContent = ROMANO.full_rules[lang] || ROMANO.full_rules.en;
+    }
 
     // The decision, as buttons (every one a legal action from the server).
     const legal = T.legal;
@@ -217,7 +305,11 @@ export function startRomano(root, gameId, { watch = false } = {}) {
       const challenges = legal.filter((a) => a.startsWith("M:"));
       const returns = legal.filter((a) => a.startsWith("N:"));
       const marks = legal.filter((a) => a.startsWith("mark:"));
-      const rest = legal.filter((a) => !/^([ADMN]|mark):/.test(a));
+      const rest = legal.filter((a) => !/^([ADMN]|mark):/.test(a) && a !== "throw");
+      // A paced table: each die waits for its player's Roll.
+      if (legal.includes("throw")) {
+        html += `<p>${esc(t("ro_roll_help"))}</p><div class="actions"><button class="primary big roll" id="rollbtn" data-act="throw">🎲 ${esc(t("ro_roll"))}</button></div>`;
+      }
       if (marks.length) {
         html += `<p>${esc(t("ro_mark_help", { who: turnWho }))}</p><div class="actions marks">${marks.map((a) =>
           `<button class="${a === "mark:right" ? "primary" : ""}" data-act="${a}">${esc(t(a === "mark:right" ? "ro_right" : "ro_wrong"))}</button>`).join("")}</div>`;
@@ -250,10 +342,12 @@ export function startRomano(root, gameId, { watch = false } = {}) {
     }
     $("decision").innerHTML = html;
 
-    // The log, newest first.
-    const entries = started ? T.log.map(([e, a], i) => [i, e, a]).slice(-40).reverse() : [];
-    $("log").innerHTML = entries.map(([i, e, a]) =>
-      `<li data-index="${i}" data-event="${esc(e)}"><span class="swatch ${a === null ? "free" : seatColour(T.seats, a)}"></span> ${esc(describeRomano(e, a, T.seats))}</li>`).join("");
+    // The log, newest first: the engine's story in words (figures, effects, score
+    // changes, answers and the right answer).
+    const told = started ? [...S.story.values()].sort((a, b) => a.index - b.index)
+      .map((e) => [e, tellRomano(e, T.seats, lang)]).filter(([, text]) => text).slice(-40).reverse() : [];
+    $("log").innerHTML = told.map(([e, text]) =>
+      `<li data-index="${e.index}" data-kind="${esc(e.kind)}" data-seat="${e.seat}" class="ev-${esc(e.kind)}${e.kind === "answer" || e.kind === "mark" ? ` ${esc(e.text)}` : ""}"><span class="swatch ${e.seat < 0 ? "free" : seatColour(T.seats, e.seat)}"></span><span class="etext">${esc(text)}</span></li>`).join("");
   }
 
   // The typed riddle or question and answer while the referee is to mark: what was typed

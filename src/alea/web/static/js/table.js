@@ -126,6 +126,8 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
     if (changed) state.pending = false;
     noteColour();
     if (update) update(m, { changed, was });
+    // For helpers beside the table (the tutorial's guide): every update, as an event.
+    root.dispatchEvent(new CustomEvent("alea:update", { detail: m }));
   }
 
   // The lobby's "Your games" shows each game in the colour the server gave this seat.
