@@ -92,9 +92,9 @@ def test_analysing_a_finished_game_in_the_replay(
         caption = page.inner_text(".caption")
         assert "✗" in caption and "was better than" in caption
         step = int(page.eval_on_selector("#slider", "e => e.value"))
-        data = httpx.get(
-            f"{live.base}/api/games/{finished}/analysis", params={"seat": 1}
-        ).json()["analysis"]
+        data = httpx.get(f"{live.base}/api/games/{finished}/analysis", params={"seat": 1}).json()[
+            "analysis"
+        ]
         flagged = [d for d in data["decisions"] if d["flagged"]]
         assert step == flagged[0]["step"] + 1
         # The page never gets wider than the screen.

@@ -84,6 +84,26 @@ class GreedyParams:
     #: Forum dice a rival places per turn, on average.
     forum_rate: float = 0.5
 
+    def __reduce__(
+        self,
+    ) -> tuple[type[GreedyParams], tuple[float, float, float, int, float, float]]:
+        """Pickle by the fields, so bots reach worker processes.
+
+        Compiled by mypyc this is a native class, restored attribute by attribute
+        by default, which a frozen dataclass refuses.
+        """
+        return (
+            GreedyParams,
+            (
+                self.die_value,
+                self.token_value,
+                self.reroll_margin,
+                self.reroll_samples,
+                self.rivalry,
+                self.forum_rate,
+            ),
+        )
+
 
 def board(t: Table) -> Board:
     """The buildings of a :class:`Table` as the engine's :class:`~alea.iacta.board.Board`.

@@ -75,6 +75,8 @@ export function evaluationPanel(el, onStep) {
       clear();
       round = account.round;
       el.innerHTML = `<h4>${esc(t("eval_title", { n: account.round }))}</h4><ol></ol>`;
+      // The panel scrolls, so it takes the keyboard focus too (and is named for it).
+      el.setAttribute("aria-label", t("eval_title", { n: account.round }));
     }
     steps = evaluationSteps(account, log, seats);
     const over = account.end !== null && account.end !== undefined;

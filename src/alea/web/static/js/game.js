@@ -54,7 +54,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
     <div id="banners"></div>
     <div class="layout">
       <div class="main"><div id="board"></div>
-        <div class="tray"><section id="evaluation" class="evalpanel" aria-live="polite" hidden></section>
+        <div class="tray"><section id="evaluation" class="evalpanel" aria-live="polite" tabindex="0" hidden></section>
           <div id="tray"></div></div></div>
       <aside class="side"><div id="players"></div>
         <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
