@@ -40,10 +40,10 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need
 GAMES = ["iacta", "romano"]
 #: How many of the newest log entries each game's page lists (Dado Romano: the last 40).
 SHOWN = {"iacta": None, "romano": 40}
-#: The page's log as [index, event] pairs (Alea Iacta Est: every entry, the event as its
-#: title; Dado Romano: the newest, as data attributes).
+#: The page's log as [index, event] pairs (Alea Iacta Est: every entry of the log, the event
+#: as its title; Dado Romano: the newest entries of the engine's story, index and kind).
 PAGE_LOG = """() => [...document.querySelectorAll('#log li[data-i], #log li[data-index]')]
-  .map((li) => [Number(li.dataset.i ?? li.dataset.index), li.dataset.event ?? li.title])"""
+  .map((li) => [Number(li.dataset.i ?? li.dataset.index), li.dataset.kind ?? li.title])"""
 #: A move the page offers: a die to pick or a card to choose, or a Dado Romano decision.
 PAGE_DECIDES = ".tray .die.pick, .tray .choices [data-action], #decision [data-act]"
 
@@ -164,18 +164,28 @@ def page_log(page: Any) -> list[tuple[int, str]]:
     return sorted((int(i), str(e)) for i, e in page.evaluate(PAGE_LOG))
 
 
-def expected_log(log: list[list[Any]], game: str) -> list[tuple[int, str]]:
-    entries = [(i, str(e)) for i, (e, _) in enumerate(log)]
-    shown = SHOWN[game]
-    return entries[-shown:] if shown else entries
+def expected_log(answer: dict[str, Any], game: str) -> list[tuple[int, str]]:
+    """What the page should list, from the server's state for the same seat.
+
+    Alea Iacta Est lists the whole log; Dado Romano tells the newest events of the
+    engine's story (the view's ``story``), all but the silent end at 150 points.
+    """
+    if game == "romano":
+        story = answer["view"].get("story", [])
+        silent = ("end", "150")
+        told = [(e["index"], e["kind"]) for e in story if (e["kind"], e.get("text")) != silent]
+        return told[-SHOWN[game] :]
+    return [(i, str(e)) for i, (e, _) in enumerate(answer["log"])]
 
 
 def wait_for_log(page: Any, base: str, game_id: str, token: str | None, game: str) -> None:
-    """Waits until the page lists exactly the server's log for that token's seat."""
+    """Waits until the page lists exactly what the server says for that token's seat."""
     deadline = time.time() + 30
     while True:
-        want = expected_log(state(base, game_id, token)["log"], game)
+        want = expected_log(state(base, game_id, token), game)
         have = page_log(page)
+        if want and game == "romano":  # the page may still hold older entries than the view's
+            have = [(i, e) for i, e in have if i >= want[0][0]]
         if have == want:
             return
         assert time.time() < deadline, f"the page's log {have[-5:]} is not the server's {want[-5:]}"
