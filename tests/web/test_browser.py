@@ -168,7 +168,10 @@ def test_phone_sized_screen_and_italian(browser: Any, live: LiveServer, shots: P
     # Switching language re-renders in English.
     page.click("[data-lang=en]")
     page.wait_for_selector(".tray .die.pick", timeout=30000)
-    assert "Your turn" in page.inner_text(".turnbanner")
+    # The tray is there before and after the switch: wait for the new words.
+    page.wait_for_function(
+        "document.querySelector('.turnbanner').innerText.includes('Your turn')", timeout=30000
+    )
     assert not errors, errors
     context.close()
 
