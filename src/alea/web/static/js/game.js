@@ -14,6 +14,7 @@ import { die, diceText, esc, patrician, province, senateCard } from "./pieces.js
 import { renderResults } from "./results.js";
 import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
+import { mountTableTalk } from "./social.js";
 import { api, getName, setName } from "./util.js";
 import { fetchHint, hintButton } from "./analysis.js";
 
@@ -58,6 +59,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
           <div id="tray"></div></div></div>
       <aside class="side"><div id="players"></div>
         <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
+        <div id="talk" class="talk"></div>
         <label class="autoforced"><input type="checkbox" id="autoforced" ${S.autoForced ? "checked" : ""}> ${esc(t("auto_forced"))}</label>
         ${confirmSettings(S.confirm)}
       </aside>
@@ -66,6 +68,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   const $ = (id) => root.querySelector(`#${id}`);
   const evaluation = evaluationPanel($("evaluation"), markEvaluating);
+  const talk = mountTableTalk($("talk"), root, table);
 
   function act(action) {
     S.asking = null;
@@ -415,6 +418,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
       el.innerHTML = `<div class="overlay"><div class="sheet">` +
         renderResults(T.view.result, T.seats, T.seat) +
         `<div class="actions"><button data-close="1">${esc(t("show_board"))}</button>` +
+        (T.seat !== null && !(T.message && T.message.rematch) ? `<button data-rematch-now="1">↻ ${esc(t("rematch_propose"))}</button>` : "") +
         `<a class="button" href="/replay/${esc(T.id)}">${esc(t("replay"))}</a>` +
         `<a class="button primary" href="/">${esc(t("new_game"))}</a></div></div></div>`;
     } else {
@@ -445,7 +449,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }
 
   root.addEventListener("click", (e) => {
-    const target = e.target.closest("[data-idx],[data-confirm],[data-action],[data-select],[data-building],[data-takeover],[data-reclaim],[data-claim],[data-fill],[data-copy],[data-close],[data-results],[data-hint]");
+    const target = e.target.closest("[data-idx],[data-confirm],[data-action],[data-select],[data-building],[data-takeover],[data-reclaim],[data-claim],[data-fill],[data-copy],[data-close],[data-results],[data-hint],[data-rematch-now]");
     if (!target || T.closed) return;
     const d = target.dataset;
     if (d.hint) {
@@ -489,6 +493,11 @@ export function startGame(root, gameId, { watch = false } = {}) {
       S.copied = true;
       renderBanners();
     } else if (d.close) {
+      S.resultsOpen = false;
+      renderOverlay();
+    } else if (d.rematchNow) {
+      // Propose the rematch, then show the table, where the offer's answers appear.
+      table.send({ type: "rematch", accept: true });
       S.resultsOpen = false;
       renderOverlay();
     } else if (d.results) {
@@ -535,6 +544,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   return {
     stop() {
       table.stop();
+      talk.stop();
       evaluation.stop();
       clearInterval(ticker);
       clearTimeout(S.autoTimer);
