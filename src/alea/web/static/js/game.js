@@ -412,13 +412,20 @@ export function startGame(root, gameId, { watch = false } = {}) {
     showNote(building, `${t("not_here", { building: name })} ${reason}`.trim());
   }
 
+  // Propose the rematch, or accept the one proposed (js/social.js shows the offer itself).
+  function rematchButton() {
+    const offer = T.message && T.message.rematch;
+    if (T.seat === null || (offer && (offer.game || offer.accepted.includes(T.seat) || !offer.asked.includes(T.seat)))) return "";
+    return `<button class="primary" data-rematch-now="1">↻ ${esc(t(offer ? "rematch_accept" : "rematch_propose"))}</button>`;
+  }
+
   function renderOverlay() {
     const el = $("overlay");
     if (T.status === "finished" && S.resultsOpen && T.view.result) {
       el.innerHTML = `<div class="overlay"><div class="sheet">` +
         renderResults(T.view.result, T.seats, T.seat) +
         `<div class="actions"><button data-close="1">${esc(t("show_board"))}</button>` +
-        (T.seat !== null && !(T.message && T.message.rematch) ? `<button data-rematch-now="1">↻ ${esc(t("rematch_propose"))}</button>` : "") +
+        rematchButton() +
         `<a class="button" href="/replay/${esc(T.id)}">${esc(t("replay"))}</a>` +
         `<a class="button primary" href="/">${esc(t("new_game"))}</a></div></div></div>`;
     } else {

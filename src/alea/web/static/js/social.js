@@ -28,6 +28,7 @@ addStrings({
     talk_mute: "Mute {name}",
     talk_unmute: "Unmute {name}",
     talk_muted: "muted",
+    talk_mute_short: "mute",
     talk_placeholder: "Say something…",
     talk_placeholder_watch: "Say something to the other spectators…",
     talk_send: "Send",
@@ -68,6 +69,7 @@ addStrings({
     talk_mute: "Silenzia {name}",
     talk_unmute: "Riattiva {name}",
     talk_muted: "silenziato",
+    talk_mute_short: "silenzia",
     talk_placeholder: "Scrivi qualcosa…",
     talk_placeholder_watch: "Scrivi qualcosa agli altri spettatori…",
     talk_send: "Invia",
@@ -96,7 +98,7 @@ addStrings({
 
 // The quick phrases (said in the speaker's language) and emotes, for phones.
 const PHRASES = ["phrase_hello", "phrase_luck", "phrase_nice", "phrase_oops", "phrase_wp", "phrase_thanks"];
-const EMOTES = ["👍", "😄", "😮", "🎲", "🏛️"];
+const EMOTES = ["☺", "☹", "♥", "★", "⚄"];
 const MAX_CHARS = 300;
 const MUTE_KEY = "alea.muted";
 
@@ -113,10 +115,10 @@ function muteKey(line) { return `${line.role === "spectator" ? "s" : "p"}:${line
 /** A chat line as DOM nodes: every part of it set as text. */
 function lineNode(line, seats, mine) {
   const li = document.createElement("li");
-  li.className = `chatline ${line.role}${mine ? " mine" : ""}`;
+  li.className = `chatline from-${line.role}${mine ? " own" : ""}`;
   const who = document.createElement("b");
   const seat = typeof line.seat === "number" ? seats[line.seat] : null;
-  who.className = `who ${seat ? seat.colour : ""}`;
+  who.className = seat ? `who ${seat.colour}` : "who plain";
   who.textContent = line.name;
   li.appendChild(who);
   if (line.role === "spectator") {
@@ -196,7 +198,7 @@ export function mountTableTalk(box, root, table) {
         mute.setAttribute("aria-pressed", String(muted.has(key)));
         mute.title = t(muted.has(key) ? "talk_unmute" : "talk_mute", { name: s.name });
         mute.setAttribute("aria-label", mute.title);
-        mute.textContent = muted.has(key) ? "🔇" : "🔈";
+        mute.textContent = t(muted.has(key) ? "talk_muted" : "talk_mute_short");
         li.appendChild(mute);
       }
       list.appendChild(li);
