@@ -70,7 +70,8 @@ def test_chat_is_shown_as_text_with_presence_and_mute(
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(f"{live.base}/game/{game_id}")
     laptop.wait_for_function(
-        "document.querySelector('.seatrow[data-seat=\"1\"] .presence-state')?.textContent === 'online'"
+        "document.querySelector('.seatrow[data-seat=\"1\"] .presence-state')?.textContent"
+        " === 'online'"
     )
     assert presence(laptop, 0) == "you"
 
