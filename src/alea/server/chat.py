@@ -23,6 +23,7 @@ said, which is where a replay shows it.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import unicodedata
 from collections import OrderedDict
@@ -32,6 +33,7 @@ from typing import Any, Final
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy.exc import SQLAlchemyError
 
 from alea.server import chat_store
 from alea.server.clock import Clock
@@ -40,6 +42,8 @@ from alea.server.games import REFEREE
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
 from alea.server.storage import Store
 from alea.server.tables import StorageError
+
+log = logging.getLogger("alea.server.chat")
 
 PLAYERS: Final = "players"
 SPECTATORS: Final = "spectators"
@@ -132,7 +136,11 @@ class Chats:
         async with lock:
             found = self._lines.get(game.id)
             if found is None:
-                rows = await asyncio.to_thread(chat_store.load, self.store.engine, game.id)
+                try:
+                    rows = await asyncio.to_thread(chat_store.load, self.store.engine, game.id)
+                except SQLAlchemyError as err:
+                    log.error("game %s: the chat cannot be read: %s", game.id, err)
+                    raise ServerError("storage_error", 503) from None
                 found = [
                     ChatLine(
                         r["idx"],
