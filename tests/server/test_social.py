@@ -346,9 +346,20 @@ def test_a_signed_in_player_speaks_and_answers_only_for_the_seat_they_hold(
             answer = me.post(path, body, **{"X-Alea-Seat": "1"})
             assert answer.status_code == 403 and code(answer) == "bad_token"
         assert me.get(chat).json() == []
+        # Reading as the other seat is refused too; a bare session reads as its own seat.
+        peek = me.get(chat, **{"X-Alea-Seat": "1"})
+        assert peek.status_code == 403 and code(peek) == "bad_token"
+        assert (
+            httpx.post(
+                f"{server.base}{chat}", json={"text": "seat 1 only"}, headers=bearer(tokens[1])
+            ).status_code
+            == 201
+        )
+        assert [x["text"] for x in me.get(chat).json()] == ["seat 1 only"]
         assert httpx.get(f"{server.base}/api/games/{game_id}/state").json()["rematch"] is None
         said = me.post(chat, {"text": "gg"})
         assert said.status_code == 201 and said.json()["seat"] == 0
+        assert said.json()["idx"] == 1
         offer = me.post(rematch, {}).json()
         assert offer["accepted"] == [0]
         accepted = httpx.post(f"{server.base}{rematch}", json={}, headers=bearer(tokens[1]))
