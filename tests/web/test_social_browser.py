@@ -147,3 +147,35 @@ def test_a_rematch_clicked_through_by_two_players(browser: Any, live: LiveServer
     assert errors == []
     first.context.close()
     second.context.close()
+
+
+def test_the_replay_shows_the_chat_as_it_stood_at_each_step(browser: Any, live: LiveServer) -> None:
+    game_id, tokens = human_game(live.base, 2)
+    url = f"{live.base}/api/games/{game_id}/chat"
+    said = httpx.post(
+        url, json={"text": "early words"}, headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert said.status_code == 201
+    httpx.post(url, json={"text": "from the stands", "name": "Fan"})
+    play_out(live.base, game_id, tokens)
+    step = said.json()["step"]
+    # A seat's holder reads both channels; each line appears from its step on.
+    player = seated(browser, DESKTOP, game_id, tokens[0], 0)
+    player.goto(f"{live.base}/replay/{game_id}?step={step - 1}")
+    player.locator("#rchat").wait_for(state="attached")
+    player.wait_for_function("!document.querySelector('#rchat').hidden")
+    assert player.locator("#rchat .chatlines li").count() == 0
+    player.goto(f"{live.base}/replay/{game_id}?step={step}")
+    player.locator("#rchat .chatlines li .text", has_text="from the stands").wait_for()
+    assert player.locator("#rchat .chatlines li .text").all_inner_texts() == [
+        "early words",
+        "from the stands",
+    ]
+    # Anyone else sees the spectators' channel only.
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    stranger = context.new_page()
+    stranger.goto(f"{live.base}/replay/{game_id}")
+    stranger.locator("#rchat .chatlines li .text", has_text="from the stands").wait_for()
+    assert stranger.locator("#rchat .chatlines li .text").all_inner_texts() == ["from the stands"]
+    player.context.close()
+    context.close()
