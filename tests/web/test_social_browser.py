@@ -115,7 +115,9 @@ def test_chat_is_shown_as_text_with_presence_and_mute(
     laptop.context.close()
 
 
-def test_a_rematch_clicked_through_by_two_players(browser: Any, live: LiveServer) -> None:
+def test_a_rematch_clicked_through_by_two_players(
+    browser: Any, live: LiveServer, shots: Path
+) -> None:
     game_id, tokens = human_game(live.base, 2)
     play_out(live.base, game_id, tokens)
     first = seated(browser, DESKTOP, game_id, tokens[0], 0)
@@ -123,12 +125,15 @@ def test_a_rematch_clicked_through_by_two_players(browser: Any, live: LiveServer
     errors = watch_errors(first) + watch_errors(second)
     for page in (first, second):
         page.goto(f"{live.base}/game/{game_id}")
-        page.locator("[data-rematch-now]").wait_for()
-    first.click("[data-rematch-now]")
+        page.locator("#overlay [data-rematch-now]").wait_for()
+    assert page.locator("#tray [data-rematch-now]").count() == 1
+    first.click("#overlay [data-rematch-now]")
     # The other player is asked, in the results and beside the table.
-    second.locator("[data-rematch-now]", has_text="Accept").wait_for()
+    second.locator("#overlay [data-rematch-now]", has_text="Accept").wait_for()
     first.locator(".rematchbox", has_text="1 of 2").wait_for()
-    second.click("[data-rematch-now]")
+    first.locator(".rematchbox").scroll_into_view_if_needed()
+    first.screenshot(path=str(shots / "rematch-desktop.png"))
+    second.click("#overlay [data-rematch-now]")
     new_url = re.compile(rf"/game/(?!{game_id})[A-Za-z0-9_-]+$")
     for page in (first, second):
         page.wait_for_url(new_url)

@@ -209,6 +209,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
     if (T.status === "finished") {
       el.innerHTML = `<div class="trayhead"><h3>${esc(t("game_over"))}</h3></div>` +
         `<div class="actions"><button class="primary" data-results="1">${esc(t("show_scores"))}</button>` +
+        rematchButton() +
         `<a class="button" href="/replay/${esc(T.id)}">${esc(t("replay"))}</a>` +
         `<a class="button" href="/">${esc(t("new_game"))}</a></div>`;
       return;
