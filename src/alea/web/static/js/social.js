@@ -148,7 +148,8 @@ function presenceText(s, now) {
 
 function presenceClass(s) {
   if (!s.claimed || s.kind === "bot") return "none";
-  return s.connected ? "online" : "away";
+  if (s.connected) return "online";
+  return typeof s.away_since === "number" ? "away" : "offline";
 }
 
 /**
