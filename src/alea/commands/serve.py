@@ -44,6 +44,13 @@ def register(app: typer.Typer) -> None:
         bot_tables_per_client: int = typer.Option(
             8, help="Unfinished games with bots one client address may have (0: no limit)."
         ),
+        chat_rate: str = typer.Option(
+            "5/10 seconds",
+            help='Chat lines per seat (or spectator address) and game ("limits" notation).',
+        ),
+        rematch_timeout: float = typer.Option(
+            60.0, help="Seconds a rematch waits for answers before bots take the other seats."
+        ),
         sqlite_synchronous: str = typer.Option(
             "FULL", help="SQLite synchronous pragma: FULL (power-safe) or NORMAL (crash-safe)."
         ),
@@ -93,6 +100,8 @@ def register(app: typer.Typer) -> None:
             bot_processes=bot_processes,
             create_rate=create_rate,
             bot_tables_per_client=bot_tables_per_client,
+            chat_rate=chat_rate,
+            rematch_timeout=rematch_timeout,
             sqlite_synchronous=sqlite_synchronous,
             access_log=access_log,
             tune_gc=True,

@@ -215,3 +215,25 @@ def user_games(engine: Engine, user_id: str, limit: int) -> list[tuple[str, int]
             .limit(limit)
         ).all()
     return [(str(r.game_id), int(r.seat)) for r in rows]
+
+
+def carry_links(engine: Engine, old_game: str, new_game: str, seats: list[int]) -> int:
+    """Link ``seats`` of ``new_game`` to the accounts that hold them in ``old_game`` (a
+    rematch: the same people in the same seats); how many were linked."""
+    if not seats:
+        return 0
+    with engine.begin() as conn:
+        owners = conn.execute(
+            select(seats_table.c.seat, seats_table.c.user_id).where(
+                seats_table.c.game_id == old_game,
+                seats_table.c.seat.in_(seats),
+                seats_table.c.user_id.is_not(None),
+            )
+        ).all()
+        for row in owners:
+            conn.execute(
+                update(seats_table)
+                .where(seats_table.c.game_id == new_game, seats_table.c.seat == row.seat)
+                .values(user_id=row.user_id)
+            )
+    return len(owners)

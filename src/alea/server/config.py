@@ -68,8 +68,13 @@ class Settings:
     open_game_memory: float = 300.0
     #: Seconds between two looks at which open games to expire or drop from memory.
     retention_poll: float = 30.0
-    #: Default difficulty for seats handed to a bot.
+    #: Default difficulty for seats handed to a bot (and rematch seats nobody took).
     takeover_level: str = "medium"
+    #: Chat lines one seat (or one spectator's address) may say per game: a ``limits``
+    #: rate string (alea.server.chat).
+    chat_rate: str = "5/10 seconds"
+    #: Seconds a rematch offer waits for the seats' answers before bots take the rest.
+    rematch_timeout: float = 60.0
     #: ``(game, level) -> bot``; None means :func:`alea.bots.for_game`.
     bot_factory: BotFactory | None = None
     chance_rng: Callable[[], random.Random] = _system_random

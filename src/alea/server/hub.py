@@ -172,9 +172,12 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
     seat = None if token is None or token == "" else game.authenticate(token)
     if seat is None and not msg.get("watch"):
         seat = await _account_seat(conn, msg.get("seat"))
+    # The chat so far that this role may read (the whole of it: a new hello replaces it),
+    # read before anything is sent, so that the welcome and first update go out together.
+    lines = await server.chats.visible(game, seat)
     since = msg.get("since")
     conn.joined = True
-    game.attach(conn, seat)
+    game.attach(conn, seat, server.clock.now())
     known = since if isinstance(since, int) and not isinstance(since, bool) else 0
     conn.sent = known if 0 <= known <= game.version else 0
     conn.send(
@@ -192,6 +195,8 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
             # clock corrected by the difference, so a phone set two minutes fast still
             # shows the true time left.
             "server_time": server.clock.now(),
+            # The chat so far this role may read; later lines come as ``chat`` messages.
+            "chat": lines,
         }
     )
     conn.mark_dirty()
@@ -236,6 +241,27 @@ async def _say(conn: Connection, msg: dict[str, Any]) -> None:
     await conn.server.referee.say(conn.game, _seated(conn), msg.get("text"))
 
 
+async def _chat(conn: Connection, msg: dict[str, Any]) -> None:
+    """A chat line, in the channel of the connection's own role (alea.server.chat)."""
+    client = conn.websocket.client
+    await conn.server.chats.say(
+        conn.game,
+        conn.seat,
+        msg.get("text"),
+        msg.get("name"),
+        client.host if client else "unknown",
+    )
+
+
+async def _rematch(conn: Connection, msg: dict[str, Any]) -> None:
+    """Propose or accept (``accept``: true, the default) or decline the rematch, for the
+    connection's own seat only."""
+    accept = msg.get("accept", True)
+    if not isinstance(accept, bool):
+        raise ServerError("malformed", detail="'accept' must be true or false")
+    await conn.server.rematches.answer(conn.game, conn.seat, accept)
+
+
 async def _takeover(conn: Connection, msg: dict[str, Any]) -> None:
     seat = _seated(conn)
     await conn.server.seats.takeover(conn.game, seat, msg.get("seat"), msg.get("level"))
@@ -272,6 +298,8 @@ HANDLERS: dict[str, Handler] = {
     "fill_bots": _fill_bots,
     "ping": _ping,
     "sync": _sync,
+    "chat": _chat,
+    "rematch": _rematch,
 }
 #: Messages allowed before ``hello``.
 BEFORE_HELLO = frozenset({"hello", "ping"})
@@ -343,7 +371,7 @@ async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        game.detach(conn)
+        game.detach(conn, server.clock.now())
         conn._closed = True
         conn._wake.set()
         sender.cancel()

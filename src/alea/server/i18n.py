@@ -183,6 +183,35 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The server is shutting down.",
         "it": "Il server si sta spegnendo.",
     },
+    # Chat and rematch at the table (alea.server.chat, alea.server.rematch).
+    "chat_empty": {
+        "en": "Type something to say first.",
+        "it": "Prima scrivi qualcosa da dire.",
+    },
+    "chat_too_long": {
+        "en": "That message is too long: at most {limit} characters.",
+        "it": "Messaggio troppo lungo: al massimo {limit} caratteri.",
+    },
+    "chat_too_fast": {
+        "en": "You are writing too fast: wait {retry_after} s.",
+        "it": "Stai scrivendo troppo in fretta: aspetta {retry_after} s.",
+    },
+    "rematch_too_soon": {
+        "en": "A rematch can be proposed when the game is over.",
+        "it": "La rivincita si può proporre a partita finita.",
+    },
+    "no_rematch": {
+        "en": "Nobody has proposed a rematch of this game.",
+        "it": "Nessuno ha proposto la rivincita di questa partita.",
+    },
+    "rematch_made": {
+        "en": "The rematch has already begun: game {game}.",
+        "it": "La rivincita è già cominciata: partita {game}.",
+    },
+    "not_asked": {
+        "en": "Only the players of this game answer its rematch.",
+        "it": "Solo i giocatori di questa partita rispondono alla rivincita.",
+    },
     # The table-top scorer (POST /api/score, alea.tabletop).
     "unknown_card": {
         "en": "There is no such piece in the box: {detail}",

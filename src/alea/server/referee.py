@@ -76,6 +76,7 @@ def referee_json(game: Game) -> dict[str, Any] | None:
         "name": game.referee_name,
         "claimed": game.referee_token is not None,
         "connected": game.referee_connections > 0,
+        "away_since": game.away_since(REFEREE),
     }
 
 

@@ -70,6 +70,9 @@ class Listener(Protocol):
     def mark_dirty(self) -> None:
         """The game changed: send a fresh update soon."""
 
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a small message for this connection alone (a chat line, an error)."""
+
     async def close(self, code: int = 1000) -> None:
         """Close the connection (the server is stopping)."""
 
@@ -100,6 +103,39 @@ class Seat:
         return SeatRecord(
             self.seat, self.kind, self.level, self.name, self.token_hash, self.replaced
         )
+
+
+@dataclass
+class RematchOffer:
+    """A proposed rematch of a finished game (:mod:`alea.server.rematch`).
+
+    Kept in memory only: it lives a minute (:attr:`deadline`), and a server that
+    restarts meanwhile simply forgets it (anyone may propose again).
+    """
+
+    #: The seat that proposed it (it accepted by proposing).
+    by: int
+    #: When the seats that have not answered are given to bots (server's clock).
+    deadline: float
+    #: The human seats asked (every seat a person held, even one a bot took over).
+    asked: frozenset[int]
+    accepted: set[int] = field(default_factory=set)
+    declined: set[int] = field(default_factory=set)
+    #: The new game's id, once it is made: everyone at this table is pointed to it.
+    game_id: str | None = None
+    #: The timer that makes the game at :attr:`deadline` (cancelled when all answered).
+    timer: asyncio.Task[None] | None = None
+
+    def json(self) -> dict[str, Any]:
+        """The offer as the public state shows it to everyone at the table."""
+        return {
+            "by": self.by,
+            "deadline": self.deadline,
+            "asked": sorted(self.asked),
+            "accepted": sorted(self.accepted),
+            "declined": sorted(self.declined),
+            "game": self.game_id,
+        }
 
 
 @dataclass(eq=False)
@@ -141,6 +177,11 @@ class Game:
     #: The typed riddle or question and answer of the current mark, stored as given
     #: (``{"key", "posed", "answer"}``; see :func:`alea.server.referee.exchange_json`).
     exchange: dict[str, Any] | None = None
+    #: When each seat (or :data:`REFEREE`) that had a connection lost its last one
+    #: (server's clock): presence, shown to everyone; a seat never connected has none.
+    away: dict[int, float] = field(default_factory=dict)
+    #: The rematch proposed after the game ended, if any.
+    rematch: RematchOffer | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).
@@ -262,26 +303,46 @@ class Game:
 
     # ------------------------------------------------------------- presence
 
-    def attach(self, conn: Listener, seat: int | None) -> None:
-        """Count ``conn`` as watching (as ``seat``, the referee, or a spectator)."""
+    def attach(self, conn: Listener, seat: int | None, now: float = 0.0) -> None:
+        """Count ``conn`` as watching (as ``seat``, the referee, or a spectator).
+
+        ``now`` (the server's clock) is when a seat whose socket moves to another
+        seat (a spectator who claims one) was left.
+        """
         if conn in self.connections:
-            self._count(conn.seat, -1)
+            self._count(conn.seat, -1, now)
         self.connections.add(conn)
         conn.seat = seat
-        self._count(seat, 1)
+        self._count(seat, 1, now)
         self.changed()
 
-    def detach(self, conn: Listener) -> None:
-        """``conn`` has gone."""
+    def detach(self, conn: Listener, now: float = 0.0) -> None:
+        """``conn`` has gone (at ``now``, the server's clock: the seat is away since then)."""
         if conn not in self.connections:
             return
         self.connections.discard(conn)
-        self._count(conn.seat, -1)
+        self._count(conn.seat, -1, now)
         self.changed()
 
-    def _count(self, seat: int | None, delta: int) -> None:
-        """Move the live-connection count of ``seat`` (or of the referee) by ``delta``."""
+    def live_connections(self, seat: int) -> int:
+        """How many sockets speak for ``seat`` (or :data:`REFEREE`) now."""
+        return self.referee_connections if seat == REFEREE else self.seats[seat].connections
+
+    def away_since(self, seat: int) -> float | None:
+        """Since when ``seat`` (or the referee) has had no connection; None: connected, or
+        never connected since the server started (presence is not stored)."""
+        return None if self.live_connections(seat) > 0 else self.away.get(seat)
+
+    def _count(self, seat: int | None, delta: int, now: float) -> None:
+        """Move the live-connection count of ``seat`` (or of the referee) by ``delta``,
+        and note when it fell to none (presence: away since ``now``)."""
+        if seat is None:
+            return
         if seat == REFEREE:
             self.referee_connections += delta
-        elif seat is not None:
+        else:
             self.seats[seat].connections += delta
+        if self.live_connections(seat) > 0:
+            self.away.pop(seat, None)
+        else:
+            self.away[seat] = now

@@ -88,6 +88,11 @@ class SeatOut(BaseModel):
     name: str
     claimed: bool
     connected: bool
+    away_since: float | None = Field(
+        None,
+        description="presence: since when (epoch seconds) the seat has had no connection; "
+        "null while connected or never connected since the server started",
+    )
     replaced: bool = Field(description="a bot is playing for a human who went quiet")
 
 
@@ -97,6 +102,18 @@ class RefereeOut(BaseModel):
     name: str
     claimed: bool
     connected: bool
+    away_since: float | None = None
+
+
+class RematchOut(BaseModel):
+    """A rematch proposed after the game ended (null until someone proposes one)."""
+
+    by: int = Field(description="the seat that proposed it")
+    deadline: float = Field(description="when seats that have not answered go to bots")
+    asked: list[int] = Field(description="the human seats asked")
+    accepted: list[int]
+    declined: list[int]
+    game: str | None = Field(description="the new game's id, once it is made")
 
 
 class ExchangeOut(BaseModel):
@@ -214,6 +231,8 @@ class StateOut(BaseModel):
     exchange: ExchangeOut | None = Field(
         description="the typed riddle or question and answer while the referee is to mark"
     )
+    spectators: int = Field(0, description="presence: sockets watching without a seat")
+    rematch: RematchOut | None = Field(None, description="the rematch offered, if any")
 
 
 class ActedOut(BaseModel):
@@ -252,3 +271,29 @@ class Health(BaseModel):
     ok: bool
     games: int
     database: str
+
+
+class ChatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # Cleaned and limited to 300 characters by the server (``chat_too_long`` beyond);
+    # the bound here only stops absurd bodies.
+    text: str = Field(..., max_length=2000)
+    name: str = Field("", max_length=40, description="a spectator's display name")
+
+
+class ChatLineOut(BaseModel):
+    idx: int
+    channel: Literal["players", "spectators"]
+    seat: int | None = Field(description="the speaker's seat; null: a spectator or the referee")
+    role: Literal["player", "referee", "spectator"]
+    name: str
+    text: str = Field(description="plain text: show it as text, never as HTML")
+    step: int = Field(description="the game's version when it was said (its replay step)")
+    at: float
+
+
+class RematchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    accept: bool = Field(True, description="true: propose or accept; false: decline")

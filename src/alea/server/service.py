@@ -3,8 +3,9 @@
 :class:`GameServer` is the one object the HTTP routes and the WebSocket hub
 talk to. It owns nothing but the wiring: the games in memory and the commit
 path (:attr:`GameServer.core`), seats and bots (:attr:`GameServer.seats`), the
-human referee (:attr:`GameServer.referee`) and the one clock
-(:attr:`GameServer.clock`). Creating a game is assembled here because it
+human referee (:attr:`GameServer.referee`), the one clock
+(:attr:`GameServer.clock`), and the table talk: chat (:attr:`GameServer.chats`)
+and rematches (:attr:`GameServer.rematches`). Creating a game is assembled here because it
 touches all of them: the seats asked for, the referee role, the time limit,
 then the commit path stores it.
 """
@@ -18,6 +19,7 @@ from typing import Any
 
 from alea.server import auth
 from alea.server.botpool import BotPool
+from alea.server.chat import Chats
 from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
 from alea.server.config import Settings
 from alea.server.core import Core
@@ -25,6 +27,7 @@ from alea.server.errors import ServerError
 from alea.server.games import DEFAULT_GAME, SOFTWARE, hosted
 from alea.server.ratelimit import CreationLimits
 from alea.server.referee import Refereeing, check_referee, new_referee
+from alea.server.rematch import Rematches
 from alea.server.retention import Retention
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
 from alea.server.seats import Seating, SeatSpec, seat_table, sit_creator
@@ -72,6 +75,13 @@ class GameServer:
             poll=settings.retention_poll,
         )
         self.limits = CreationLimits(settings.create_rate, settings.bot_tables_per_client)
+        self.chats = Chats(store, self.clock, settings.chat_rate)
+        self.rematches = Rematches(
+            self.core,
+            store.engine,
+            timeout=settings.rematch_timeout,
+            bot_level=settings.takeover_level,
+        )
 
     @property
     def games(self) -> dict[str, Game]:
@@ -111,6 +121,7 @@ class GameServer:
     async def stop(self) -> None:
         """Stop the deadline watcher and the bots, close connections and flush the store."""
         await self.seats.stop()  # first, so that nothing starts a bot loop any more
+        await self.rematches.stop()
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
         for game in self.games.values():

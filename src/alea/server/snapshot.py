@@ -41,10 +41,18 @@ def seats_json(game: Game) -> list[dict[str, Any]]:
             "name": s.name,
             "claimed": s.claimed,
             "connected": s.connections > 0,
+            # Presence: since when the seat's player has had no connection (None while
+            # connected, and for a seat nobody has opened since the server started).
+            "away_since": game.away_since(s.seat),
             "replaced": s.replaced,
         }
         for s in game.seats
     ]
+
+
+def spectators(game: Game) -> int:
+    """How many sockets watch the game without a seat or role (presence)."""
+    return sum(1 for c in game.connections if c.seat is None)
 
 
 def clock_json(game: Game) -> dict[str, Any] | None:
@@ -81,7 +89,7 @@ def info(game: Game) -> dict[str, Any]:
         "to_move": game.to_move(),
         "seats": seats_json(game),
         "open_seats": [s.seat for s in game.seats if not s.claimed],
-        "spectators": sum(1 for c in game.connections if c.seat is None),
+        "spectators": spectators(game),
         "result": game.result,
         "clock": clock_json(game),
         "referee": referee_json(game),
@@ -108,7 +116,8 @@ def own(game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def tail(game: Game, clock: Clock) -> dict[str, Any]:
-    """The last keys every seat shares: seats, idle takeover, time limit, referee."""
+    """The last keys every seat shares: seats and presence, idle takeover, time limit,
+    referee, and the rematch offered after the end."""
     return {
         "seats": seats_json(game),
         "turn_since": game.turn_since,
@@ -116,6 +125,8 @@ def tail(game: Game, clock: Clock) -> dict[str, Any]:
         "clock": clock_json(game),
         "referee": referee_json(game),
         "exchange": exchange_json(game),
+        "spectators": spectators(game),
+        "rematch": game.rematch.json() if game.rematch is not None else None,
     }
 
 

@@ -125,6 +125,25 @@ analyses_table = Table(
     Column("created_at", Float, nullable=False),
 )
 
+# Chat at the table (revision 0014; alea.server.chat_store reads and writes it): kept
+# with the game, so its replay shows each line at the step it was said.
+chat_table = Table(
+    "chat",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    #: ``players`` or ``spectators`` (alea.server.chat: who may read it).
+    Column("channel", String(16), nullable=False),
+    #: The speaker's seat; null for a spectator and for the human referee.
+    Column("seat", Integer, nullable=True),
+    Column("role", String(16), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("text", Text, nullable=False),
+    #: The game's version when the line was said: the replay step it belongs to.
+    Column("step", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
 #: Secrets the server makes for itself on first start (the cookie-signing key).
 server_keys_table = Table(
     "server_keys",

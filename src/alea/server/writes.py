@@ -19,6 +19,7 @@ from alea.server.tables import (
     GameRecord,
     SeatRecord,
     VersionConflict,
+    chat_table,
     events_table,
     games_table,
     seats_table,
@@ -289,6 +290,7 @@ def op_expire_open(cutoff: float, keep: Sequence[str]) -> Callable[[Connection],
         ids = [str(row[0]) for row in stale if str(row[0]) not in set(keep)]
         for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
             conn.execute(delete(events_table).where(events_table.c.game_id.in_(chunk)))
+            conn.execute(delete(chat_table).where(chat_table.c.game_id.in_(chunk)))
             conn.execute(delete(seats_table).where(seats_table.c.game_id.in_(chunk)))
             conn.execute(delete(games_table).where(games_table.c.id.in_(chunk)))
         return ids

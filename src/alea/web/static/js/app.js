@@ -10,6 +10,7 @@ import { describeEvent } from "./log.js";
 import { mountAnalysis } from "./analysis.js";
 import { die, esc } from "./pieces.js";
 import { renderResults } from "./results.js";
+import { replayChat } from "./social.js";
 import { seatColour, seatName } from "./seats.js";
 import { allTokens, api, getName, loadToken, saveToken, setName, toast } from "./util.js";
 
@@ -335,7 +336,7 @@ function startLobby(el) {
 // ------------------------------------------------------------------- replay
 
 function startReplay(el, gameId) {
-  const R = { step: 0, steps: 0, cache: new Map(), playing: null, record: null, stopped: false, analysis: null };
+  const R = { step: 0, steps: 0, cache: new Map(), playing: null, record: null, stopped: false, analysis: null, chat: null };
   el.innerHTML = `<div class="game replay">
     <div class="topbar"><a class="home" href="/">⟵ ${esc(t("home"))}</a><span class="rtitle">${esc(t("replay_title"))}</span>
       <span id="roundinfo"></span></div>
@@ -346,7 +347,8 @@ function startReplay(el, gameId) {
       <input type="range" id="slider" min="0" max="0" value="0" aria-label="${esc(t("step"))}"><span id="stepno" class="stepno"></span></div>
     <div id="caption" class="caption"></div><div id="anbox"></div><div id="rtray" class="rtray"></div>
     <div class="layout"><div class="main"><div id="board"></div><div id="final"></div></div>
-      <aside class="side"><p class="muted">${esc(t("all_hands"))}</p><div id="players"></div></aside></div></div>`;
+      <aside class="side"><p class="muted">${esc(t("all_hands"))}</p><div id="players"></div>
+        <section id="rchat" class="rchat talkbox" hidden></section></aside></div></div>`;
   const $ = (id) => el.querySelector(`#${id}`);
 
   async function load() {
@@ -359,6 +361,7 @@ function startReplay(el, gameId) {
     if (R.record.game.game === "romano") { go(`/game/${gameId}?watch=1`); return; }
     R.steps = R.record.events.length;
     $("slider").max = String(R.steps);
+    R.chat = replayChat($("rchat"), gameId, R.record.game.seats);
     const mine = loadToken(gameId);
     R.analysis = mountAnalysis($("anbox"), gameId, R.record, {
       seat: mine && typeof mine.seat === "number" ? mine.seat : 0,
@@ -409,6 +412,7 @@ function startReplay(el, gameId) {
     $("board").innerHTML = renderBuildings(v, ctx);
     $("players").innerHTML = renderPlayers(v, ctx);
     $("final").innerHTML = step === R.steps && R.record.result ? renderResults(R.record.result, seats, null) : "";
+    if (R.chat) R.chat.show(step); // the chat as it stood after this step
     fetchStep(Math.min(R.steps, step + 1));
   }
 

@@ -14,6 +14,7 @@ import { die, diceText, esc, patrician, province, senateCard } from "./pieces.js
 import { renderResults } from "./results.js";
 import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
+import { mountTableTalk } from "./social.js";
 import { api, getName, setName } from "./util.js";
 import { fetchHint, hintButton } from "./analysis.js";
 
@@ -58,6 +59,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
           <div id="tray"></div></div></div>
       <aside class="side"><div id="players"></div>
         <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
+        <div id="talk" class="talk"></div>
         <label class="autoforced"><input type="checkbox" id="autoforced" ${S.autoForced ? "checked" : ""}> ${esc(t("auto_forced"))}</label>
         ${confirmSettings(S.confirm)}
       </aside>
@@ -66,6 +68,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   const $ = (id) => root.querySelector(`#${id}`);
   const evaluation = evaluationPanel($("evaluation"), markEvaluating);
+  const talk = mountTableTalk($("talk"), root, table);
 
   function act(action) {
     S.asking = null;
@@ -206,6 +209,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
     if (T.status === "finished") {
       el.innerHTML = `<div class="trayhead"><h3>${esc(t("game_over"))}</h3></div>` +
         `<div class="actions"><button class="primary" data-results="1">${esc(t("show_scores"))}</button>` +
+        rematchButton() +
         `<a class="button" href="/replay/${esc(T.id)}">${esc(t("replay"))}</a>` +
         `<a class="button" href="/">${esc(t("new_game"))}</a></div>`;
       return;
@@ -409,12 +413,20 @@ export function startGame(root, gameId, { watch = false } = {}) {
     showNote(building, `${t("not_here", { building: name })} ${reason}`.trim());
   }
 
+  // Propose the rematch, or accept the one proposed (js/social.js shows the offer itself).
+  function rematchButton() {
+    const offer = T.message && T.message.rematch;
+    if (T.seat === null || (offer && (offer.game || offer.accepted.includes(T.seat) || !offer.asked.includes(T.seat)))) return "";
+    return `<button class="primary" data-rematch-now="1">↻ ${esc(t(offer ? "rematch_accept" : "rematch_propose"))}</button>`;
+  }
+
   function renderOverlay() {
     const el = $("overlay");
     if (T.status === "finished" && S.resultsOpen && T.view.result) {
       el.innerHTML = `<div class="overlay"><div class="sheet">` +
         renderResults(T.view.result, T.seats, T.seat) +
         `<div class="actions"><button data-close="1">${esc(t("show_board"))}</button>` +
+        rematchButton() +
         `<a class="button" href="/replay/${esc(T.id)}">${esc(t("replay"))}</a>` +
         `<a class="button primary" href="/">${esc(t("new_game"))}</a></div></div></div>`;
     } else {
@@ -445,7 +457,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }
 
   root.addEventListener("click", (e) => {
-    const target = e.target.closest("[data-idx],[data-confirm],[data-action],[data-select],[data-building],[data-takeover],[data-reclaim],[data-claim],[data-fill],[data-copy],[data-close],[data-results],[data-hint]");
+    const target = e.target.closest("[data-idx],[data-confirm],[data-action],[data-select],[data-building],[data-takeover],[data-reclaim],[data-claim],[data-fill],[data-copy],[data-close],[data-results],[data-hint],[data-rematch-now]");
     if (!target || T.closed) return;
     const d = target.dataset;
     if (d.hint) {
@@ -489,6 +501,11 @@ export function startGame(root, gameId, { watch = false } = {}) {
       S.copied = true;
       renderBanners();
     } else if (d.close) {
+      S.resultsOpen = false;
+      renderOverlay();
+    } else if (d.rematchNow) {
+      // Propose the rematch, then show the table, where the offer's answers appear.
+      table.send({ type: "rematch", accept: true });
       S.resultsOpen = false;
       renderOverlay();
     } else if (d.results) {
@@ -535,6 +552,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   return {
     stop() {
       table.stop();
+      talk.stop();
       evaluation.stop();
       clearInterval(ticker);
       clearTimeout(S.autoTimer);

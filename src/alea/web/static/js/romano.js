@@ -16,6 +16,7 @@ import { esc } from "./pieces.js";
 import { ROMANO, romanoRules } from "./romano-help.js";
 import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
+import { mountTableTalk } from "./social.js";
 import { getName } from "./util.js";
 
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
@@ -143,9 +144,11 @@ export function startRomano(root, gameId, { watch = false } = {}) {
         <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0" aria-label="${esc(t("log"))}"></ol></details>
         <details class="logbox rhelp" id="rhelp"><summary id="rhelptitle"></summary><div id="rhelpbody"></div>
           <p><a href="/rules#romano" id="rhelplink"></a></p></details>
+        <div id="talk" class="talk"></div>
       </aside>
     </div></div>`;
   const $ = (id) => root.querySelector(`#${id}`);
+  const talk = mountTableTalk($("talk"), root, table);
 
   function act(action) {
     if (table.act(action)) render();
@@ -399,6 +402,7 @@ export function startRomano(root, gameId, { watch = false } = {}) {
   return {
     stop() {
       table.stop();
+      talk.stop();
       clearInterval(S.ticker);
     },
   };

@@ -44,6 +44,7 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
     seats: [],
     log: [], // every [event, actor] pair so far, as this seat may see them
     message: null, // the last update whole (takeover_at, clock, referee, exchange, ...)
+    chat: [], // the chat lines this role may read, oldest first (js/social.js shows them)
     pending: false, // an action is on its way: no other until the server answers
     closed: false,
   };
@@ -100,12 +101,24 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
       state.seat = m.seat;
       state.role = m.role || (m.seat === null ? "spectator" : "player");
       if (typeof m.server_time === "number") state.skew = m.server_time - Date.now() / 1000;
+      // The chat so far for this role: the whole of it (a seat claimed reads more).
+      if (Array.isArray(m.chat)) { state.chat = m.chat; chatChanged(m.chat, true); }
       setConn("connected");
     } else if (m.type === "update") {
       onUpdate(m);
     } else if (m.type === "error") {
       onError(m);
+    } else if (m.type === "chat") {
+      const known = new Set(state.chat.map((l) => l.idx));
+      const fresh = m.lines.filter((l) => !known.has(l.idx));
+      state.chat = state.chat.concat(fresh);
+      chatChanged(fresh, false);
     }
+  }
+
+  // For the table talk beside the table (js/social.js): the chat changed.
+  function chatChanged(lines, whole) {
+    root.dispatchEvent(new CustomEvent("alea:chat", { detail: { lines, whole } }));
   }
 
   function onUpdate(m) {
