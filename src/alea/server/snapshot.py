@@ -24,6 +24,7 @@ from alea.server.clock import Clock, utc_text
 from alea.server.games import REFEREE
 from alea.server.referee import exchange_json, referee_json
 from alea.server.room import Game, role_name
+from alea.server.turns import clock_json as turn_clock_json
 
 #: Compact JSON without the circular-reference check (the data is plain and acyclic).
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -84,6 +85,7 @@ def info(game: Game) -> dict[str, Any]:
         "spectators": sum(1 for c in game.connections if c.seat is None),
         "result": game.result,
         "clock": clock_json(game),
+        "time_control": turn_clock_json(game),
         "referee": referee_json(game),
     }
 
@@ -114,6 +116,7 @@ def tail(game: Game, clock: Clock) -> dict[str, Any]:
         "turn_since": game.turn_since,
         "takeover_at": game.takeover_at(clock),
         "clock": clock_json(game),
+        "time_control": turn_clock_json(game),
         "referee": referee_json(game),
         "exchange": exchange_json(game),
     }
