@@ -142,3 +142,5 @@ class Settings:
     #: The server's address as players reach it (``https://alea.example``), for the links
     #: in e-mail; None: e-mail cannot be sent (a link to nowhere helps nobody).
     public_url: str | None = None
+    #: Seconds a turn-based turn waits before its "your turn" mail (none if taken by then).
+    notify_delay: float = 60.0

@@ -139,6 +139,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "it": "Il tempo limite va da {low} a {high} minuti, oppure 0 per nessun limite, e solo "
         "Dado Romano ne ha uno: {detail}",
     },
+    "bad_email": {
+        "en": "That e-mail address cannot be used: {detail}",
+        "it": "Questo indirizzo e-mail non si può usare: {detail}",
+    },
     "bad_time_control": {
         "en": "That time control cannot be used: real time is {rt_low} to {rt_high} seconds "
         "per move with a bank of 0 to {bank_high} seconds, turn-based is {turn_low} hour to "
