@@ -42,7 +42,13 @@ def entry(game: Game, seat: int, now: float) -> dict[str, Any]:
         "round": round_,
         "rounds": rounds,
         "opponents": [
-            {"seat": s.seat, "name": s.name, "kind": s.kind, "colour": colours[s.seat]}
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "colour": colours[s.seat],
+                "claimed": s.claimed,
+            }
             for s in game.seats
             if s.seat != seat
         ],
