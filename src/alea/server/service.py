@@ -122,6 +122,7 @@ class GameServer:
         """Stop the deadline watcher and the bots, close connections and flush the store."""
         await self.turns.stop()  # no timeout starts a bot turn any more
         await self.seats.stop()  # then nothing starts a bot loop any more
+        await self.turns.flush()  # the clocks of the last moves reach the store
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
         for game in self.games.values():

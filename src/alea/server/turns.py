@@ -138,6 +138,7 @@ class TurnClocks:
         #: Clock writes under way (kept referenced until done).
         self._writes: set[asyncio.Task[None]] = set()
         self._closing = False
+        self._flushed = False
         core.followers.append(self.follow)
 
     # ------------------------------------------------------------ life cycle
@@ -157,8 +158,13 @@ class TurnClocks:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._writes:  # clock writes already queued reach the store before it closes
-            await asyncio.gather(*self._writes, return_exceptions=True)
+
+    async def flush(self) -> None:
+        """Wait for the clock writes under way (after the bots stopped, before the store
+        closes), so the clocks of the last moves are stored too."""
+        while self._writes:
+            await asyncio.gather(*list(self._writes), return_exceptions=True)
+        self._flushed = True
 
     # --------------------------------------------------------------- follow
 
@@ -211,6 +217,10 @@ class TurnClocks:
             banks=list(game.banks),
             human_seen=game.human_seen,
         )
+        if self._flushed:
+            # A move shielded from the shutdown finished after the last flush: the store
+            # is closing. On restart that turn simply starts again (docs/server.md).
+            return
         # Queued behind the write that moved the game (the store keeps their order).
         self._spawn(self._save(game.id, record), f"clock-{game.id}")
 
