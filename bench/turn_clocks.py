@@ -26,8 +26,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from alea.server import Settings  # noqa: E402
-from tests.server.support import LiveServer, ShiftedClock, quick_bots  # noqa: E402
+from tests.server.support import LiveServer, ShiftedClock, quick_bots
+
+from alea.server import Settings
 
 DAY = 86400
 TARGET_SECONDS = 10.0

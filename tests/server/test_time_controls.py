@@ -207,7 +207,8 @@ def test_realtime_bank_pays_for_a_slow_move(sqlite_db: Database) -> None:
             if acted.json()["state"]["view"] is None:
                 break
         banks = wait_for(lambda: (g := info(base, game_id))["time_control"]["banks"][0] < 60 and g)
-        assert banks["time_control"]["banks"][0] == 40
+        # 20 s came out of the bank (plus the few real seconds the moves took).
+        assert banks["time_control"]["banks"][0] == pytest.approx(40, abs=5)
         assert banks["seats"][0]["kind"] == "human"
 
 
