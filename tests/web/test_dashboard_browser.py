@@ -21,6 +21,7 @@ import pytest
 
 from tests.server.accounts_support import PASSWORD
 from tests.server.support import LiveServer, ShiftedClock, database, quick_bots
+from tests.web.a11y import serious_violations
 from tests.web.support import browser_settings, require_chromium, watch_errors
 
 require_chromium()
@@ -125,6 +126,7 @@ def test_dashboard_clock_and_notifications(browser: Any, live: LiveServer, shots
     page.wait_for_timeout(1200)
     assert forum.locator(".dbleft").inner_text() != first
     page.screenshot(path=str(shots / "dashboard-desktop.png"))
+    assert serious_violations(page) == []
 
     # A new turn-based game waiting for Ada: the page tells her while it is open.
     ada.create([HUMAN, BOT], title="New table", time_control=TURN)
@@ -157,6 +159,7 @@ def test_dashboard_clock_and_notifications(browser: Any, live: LiveServer, shots
     assert width <= 390, f"the page scrolls sideways on a phone ({width}px)"
     assert "posto libero" in mobile.locator(".dbgame", has_text="Waiting for friends").inner_text()
     mobile.screenshot(path=str(shots / "dashboard-phone.png"))
+    assert serious_violations(mobile) == []
     phone.close()
     ada.http.close()
     bea.http.close()
