@@ -172,3 +172,21 @@ def test_a_guest_is_asked_to_sign_in(browser: Any, live: LiveServer) -> None:
     page.wait_for_selector("text=Sign in (top right)")
     assert page.locator(".dbgame").count() == 0
     context.close()
+
+
+def test_a_dado_romano_table_shows_its_turn_clock(browser: Any, live: LiveServer) -> None:
+    cleo = Player(live.base, "Cleo")
+    game_id = cleo.create([HUMAN, BOT], game="romano", title="Party", time_control=TURN)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    context.add_cookies(
+        [{"name": "alea_session", "value": cleo.http.cookies["alea_session"], "url": live.base}]
+    )
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live.base}/game/{game_id}")
+    page.wait_for_selector("#turnclock")
+    assert re.search(r"⏱ (1 d 0:00:0\d|23:5\d:\d\d)", page.locator("#turnclock").inner_text())
+    assert "Turn-based" in (page.locator("#turnclock").get_attribute("title") or "")
+    assert not [e for e in errors if "favicon" not in e], errors
+    context.close()
+    cleo.http.close()
