@@ -50,7 +50,7 @@ def info(base: str, game_id: str) -> dict[str, Any]:
     return found
 
 
-def wait_for(check: Callable[[], Any], timeout: float = 20.0) -> Any:
+def wait_for(check: Callable[[], Any], timeout: float = 60.0) -> Any:
     """Poll ``check`` until it returns something true (the server acts in the background)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
