@@ -81,6 +81,27 @@ def register(app: typer.Typer) -> None:
                 "https://alea.example behind a proxy that rewrites Host.",
             ),
         ] = None,
+        abandon_after: float = typer.Option(
+            3 * 86400.0,
+            help="Seconds without any human at a table before it is closed as abandoned "
+            "(turn-based tables wait at least two rounds of full turns).",
+        ),
+        smtp_url: str | None = typer.Option(
+            None,
+            "--smtp-url",
+            envvar="ALEA_SMTP_URL",
+            help="Send notification e-mail through this server: smtp://host:port or "
+            "smtps://user:password@host:port. Default: no e-mail.",
+        ),
+        mail_from: str = typer.Option(
+            "alea@localhost", "--mail-from", help="The From address of notification e-mail."
+        ),
+        public_url: str | None = typer.Option(
+            None,
+            "--public-url",
+            help="The address players reach this server at (https://alea.example), for "
+            "the links in e-mail; e-mail needs it.",
+        ),
     ) -> None:
         """Start the game server and print its URL (Ctrl-C stops it)."""
         import socket
@@ -108,7 +129,22 @@ def register(app: typer.Typer) -> None:
             cookie_secret=cookie_secret,
             secure_cookies=secure_cookies,
             trusted_origins=tuple(trusted_origin or ()),
+            abandon_after=abandon_after,
+            smtp_url=smtp_url,
+            mail_from=mail_from,
+            public_url=public_url,
         )
+        if smtp_url:
+            from alea.server.mailer import parse_smtp_url
+
+            try:
+                parse_smtp_url(smtp_url)
+            except ValueError as err:
+                raise typer.BadParameter(str(err), param_hint="--smtp-url") from None
+            if not public_url:
+                raise typer.BadParameter(
+                    "e-mail links need the server's address", param_hint="--public-url"
+                )
         logging.basicConfig(
             level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )

@@ -29,9 +29,11 @@ from alea.server.analyses import Analyses
 from alea.server.bodylimit import BodyLimit
 from alea.server.config import Settings
 from alea.server.errors import ServerError, error_body
+from alea.server.mailer import Mailer
+from alea.server.notify import Notifier
 from alea.server.routes import accounts as account_routes
 from alea.server.routes import analysis as analysis_routes
-from alea.server.routes import lobby, pages, play, replay, score, seats, social, tutorial
+from alea.server.routes import lobby, me, pages, play, replay, score, seats, social, tutorial
 from alea.server.schemas import Health
 from alea.server.service import GameServer
 from alea.server.storage import Store
@@ -70,12 +72,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     server = GameServer(settings, store)
     accounts = Accounts(settings, store.engine)
     analyses = Analyses(settings, store.engine)
+    mailer = Mailer(settings.smtp_url, settings.mail_from)
+    notifier = Notifier(
+        store.engine, mailer, settings.public_url, lambda: accounts.key, settings.notify_delay
+    )
+    server.turns.listeners.append(notifier.heard)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         await server.start()
         await accounts.start()
+        mailer.start()
         if settings.tune_gc:
             gc.collect()
             gc.freeze()
@@ -87,6 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await analyses.close()
             await server.stop()
+            await notifier.drain()
+            await mailer.stop()
 
     app = FastAPI(
         title="Alea Iacta Est server",
@@ -106,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.accounts = accounts
     app.state.analyses = analyses
+    app.state.mailer = mailer
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, err: ServerError) -> JSONResponse:
@@ -148,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         score,
         tutorial,
         account_routes,
+        me,
     ):
         app.include_router(module.router)
     if settings.serve_web:

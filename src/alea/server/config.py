@@ -132,3 +132,20 @@ class Settings:
     #: Origins besides the server's own (``Host``) allowed to send cookie-authenticated
     #: changes, e.g. ``("https://alea.example",)`` behind a proxy that rewrites ``Host``.
     trusted_origins: tuple[str, ...] = ()
+    # -- time controls, abandonment, notifications (see docs/server.md "Time controls")
+    #: Seconds without any human acting at or connected to a table before it is closed as
+    #: ``abandoned`` (turn-based tables wait at least two rounds of full turns).
+    abandon_after: float = 3 * 86400.0
+    #: Seconds between two looks for abandoned tables.
+    abandon_poll: float = 60.0
+    #: The SMTP server notifications are sent through (``smtp://host:port``, or
+    #: ``smtps://`` for TLS from the start; ``user:password@`` if it wants a login).
+    #: None: no e-mail at all (the default).
+    smtp_url: str | None = None
+    #: The ``From`` address of notification e-mail.
+    mail_from: str = "alea@localhost"
+    #: The server's address as players reach it (``https://alea.example``), for the links
+    #: in e-mail; None: e-mail cannot be sent (a link to nowhere helps nobody).
+    public_url: str | None = None
+    #: Seconds a turn-based turn waits before its "your turn" mail (none if taken by then).
+    notify_delay: float = 60.0

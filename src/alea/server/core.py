@@ -37,9 +37,10 @@ from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
 from alea.server.errors import ServerError
 from alea.server.games import hosted, new_state, parse_move
-from alea.server.room import ACTIVE, FINISHED, OPEN, Game, Seat
+from alea.server.room import ACTIVE, FINISHED, OPEN, OVER, Game, Seat
 from alea.server.storage import Store
-from alea.server.tables import GameRecord, StorageError, VersionConflict
+from alea.server.tables import ClockRecord, GameRecord, StorageError, VersionConflict
+from alea.server.timecontrol import TimeControl
 from alea.server.writes import op_append_events, op_create_game
 
 log = logging.getLogger("alea.server")
@@ -105,11 +106,15 @@ class Core:
         if game is None:
             game = self.rebuild(record)
             self.games[game_id] = game
-            if game.status == FINISHED:
+            if game.status in OVER:
                 self._remember_finished(game_id)
             else:  # started by another process on the same database
                 self.track_deadline(game)
         return game
+
+    def remember_over(self, game_id: str) -> None:
+        """``game_id`` is over (finished or abandoned): it may leave memory in time."""
+        self._remember_finished(game_id)
 
     def _remember_finished(self, game_id: str) -> None:
         """Keep at most ``finished_cache`` finished games in memory (watched ones stay)."""
@@ -163,7 +168,8 @@ class Core:
         seats = [
             Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced) for s in record.seats
         ]
-        return Game(
+        clock = record.clock
+        game = Game(
             id=record.id,
             players=record.players,
             public=record.public,
@@ -184,7 +190,17 @@ class Core:
             referee_name=record.referee_name or "",
             referee_token=record.referee_token,
             exchange=record.exchange,
+            seen_version=len(state.history),
+            seen_status=record.status,
+            human_seen=record.updated_at,
         )
+        if clock is not None:
+            game.control = TimeControl(clock.mode, clock.per_move, clock.bank, clock.on_timeout)
+            game.clock_seat = clock.turn_seat
+            game.clock_started = clock.turn_started or 0.0
+            game.banks = list(clock.banks) or [float(clock.bank)] * record.players
+            game.human_seen = clock.human_seen or record.updated_at
+        return game
 
     async def _reload(self, game: Game) -> None:
         """Replace ``game``'s state with the stored one (after another writer moved it)."""
@@ -230,6 +246,7 @@ class Core:
         referee_name: str,
         referee_token: str | None,
         rng: Any = None,
+        control: TimeControl | None = None,
     ) -> Game:
         """Store a new game of ``info`` and keep it: the set-up chance drawn, and play
         begun if every seat (and the referee role) is already taken. ``rng``: the game's
@@ -257,6 +274,15 @@ class Core:
             referee_name=referee_name or None,
             referee_token=referee_token,
         )
+        if control is not None:
+            record.clock = ClockRecord(
+                control.mode,
+                control.per_move,
+                control.bank,
+                control.on_timeout,
+                banks=[float(control.bank)] * len(seats),
+                human_seen=now,
+            )
         game = self._game(record, state, actors, rng)
         if game.all_claimed():
             game.begin(self.clock.deadline(time_limit), now)
@@ -281,7 +307,7 @@ class Core:
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServerError("malformed", detail="'version' must be the integer you saw")
         async with game.lock:
-            if game.status == FINISHED:
+            if game.status in OVER:
                 raise ServerError("game_over", 409)
             if game.status == OPEN:
                 raise ServerError("not_started", 409)
@@ -386,7 +412,7 @@ class Core:
             and game.state.can_declare_time_up()
         ):
             self.deadlines.watch(game.id, game.deadline)
-        elif game.status == FINISHED:
+        elif game.status in OVER:
             self.deadlines.forget(game.id)
 
     def _only_time_up_since(self, game: Game, version: object) -> bool:

@@ -139,6 +139,20 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "it": "Il tempo limite va da {low} a {high} minuti, oppure 0 per nessun limite, e solo "
         "Dado Romano ne ha uno: {detail}",
     },
+    "bad_email": {
+        "en": "That e-mail address cannot be used: {detail}",
+        "it": "Questo indirizzo e-mail non si può usare: {detail}",
+    },
+    "bad_time_control": {
+        "en": "That time control cannot be used: real time is {rt_low} to {rt_high} seconds "
+        "per move with a bank of 0 to {bank_high} seconds, turn-based is {turn_low} hour to "
+        "{turn_high} days per move; on timeout a bot moves (bot_move) or takes the seat "
+        "(bot_seat). {detail}",
+        "it": "Questo controllo del tempo non si può usare: in tempo reale da {rt_low} a "
+        "{rt_high} secondi per mossa con una riserva da 0 a {bank_high} secondi, a turni da "
+        "{turn_low} ora a {turn_high} giorni per mossa; allo scadere un bot muove (bot_move) "
+        "o prende il posto (bot_seat). {detail}",
+    },
     "not_finished": {
         "en": "The replay is available when the game is over.",
         "it": "La replica è disponibile a partita finita.",

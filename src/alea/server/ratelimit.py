@@ -27,7 +27,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from alea.server.errors import ServerError
-from alea.server.room import FINISHED, Game
+from alea.server.room import OVER, Game
 
 #: The namespace of the creation counters in the limiter's storage.
 CREATE = "create"
@@ -57,7 +57,7 @@ class CreationLimits:
         """Refuse ``client`` one more table with bots while it has its fill of them."""
         if self.bot_tables <= 0:
             return
-        playing = [g for g in self._tables.pop(client, ()) if g.status != FINISHED]
+        playing = [g for g in self._tables.pop(client, ()) if g.status not in OVER]
         if playing:
             self._tables[client] = playing
         if len(playing) >= self.bot_tables:
@@ -71,7 +71,7 @@ class CreationLimits:
     def forget_idle(self) -> None:
         """Forget the tables that ended (so no finished game is kept alive from here)."""
         for client, games in list(self._tables.items()):
-            playing = [g for g in games if g.status != FINISHED]
+            playing = [g for g in games if g.status not in OVER]
             if playing:
                 self._tables[client] = playing
             else:

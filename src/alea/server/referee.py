@@ -26,7 +26,7 @@ from alea.server import auth
 from alea.server.core import Core
 from alea.server.errors import ServerError
 from alea.server.games import HUMAN_REFEREE, REFEREE, REFEREES
-from alea.server.room import FINISHED, OPEN, Game, clean_name
+from alea.server.room import OPEN, OVER, Game, clean_name
 from alea.server.tables import VersionConflict
 from alea.server.writes import op_claim_referee, op_set_exchange
 
@@ -118,7 +118,7 @@ class Refereeing:
                 )
             if game.referee_token is not None:
                 raise ServerError("referee_taken", 409)
-            if game.status == FINISHED:
+            if game.status in OVER:
                 raise ServerError("game_over", 409)
             token, hashed, referee_name = new_referee(name)
 
@@ -157,7 +157,7 @@ class Refereeing:
                 "malformed", detail=f"'text' must be 1 to {EXCHANGE_MAX} printable characters"
             )
         async with game.lock:
-            if game.status == FINISHED:
+            if game.status in OVER:
                 raise ServerError("game_over", 409)
             if not game.referee_to_move():
                 raise ServerError("not_marking", 409)

@@ -32,10 +32,15 @@ from alea.server.clock import Clock
 from alea.server.errors import ServerError
 from alea.server.games import HUMAN_REFEREE, REFEREE, SOFTWARE
 from alea.server.tables import SeatRecord
+from alea.server.timecontrol import TimeControl
 
 OPEN: Final = "open"
 ACTIVE: Final = "active"
 FINISHED: Final = "finished"
+#: A table every human left for too long (:mod:`alea.server.turns`): closed, log kept.
+ABANDONED: Final = "abandoned"
+#: The statuses of a game that is over, one way or the other.
+OVER: Final = (FINISHED, ABANDONED)
 
 HUMAN: Final = "human"
 BOT: Final = "bot"
@@ -182,6 +187,18 @@ class Game:
     away: dict[int, float] = field(default_factory=dict)
     #: The rematch proposed after the game ended, if any.
     rematch: RematchOffer | None = None
+    #: The table's time control (:mod:`alea.server.timecontrol`), None: none.
+    control: TimeControl | None = None
+    #: The running clock (:mod:`alea.server.turns`): the human seat whose turn is timed
+    #: (None: nobody's), when that turn began, and each seat's bank left (seconds).
+    clock_seat: int | None = None
+    clock_started: float = 0.0
+    banks: list[float] = field(default_factory=list)
+    #: When a human last acted or was at the table (server's clock), for abandonment.
+    human_seen: float = 0.0
+    #: The version and status the clock service last looked at (to see what changed).
+    seen_version: int = -1
+    seen_status: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).

@@ -71,6 +71,17 @@ class CreateGameIn(BaseModel):
             "(bad_referee)."
         ),
     )
+    time_control: dict[str, Any] | None = Field(
+        None,
+        description=(
+            "the clock per move (absent or null: none). "
+            '{"mode": "realtime", "per_move": 10-3600 seconds, "bank": 0-7200 seconds, '
+            '"on_timeout": "bot_move"|"bot_seat"} or {"mode": "turn", "per_move": '
+            '3600-1209600 seconds (1 hour to 14 days), "on_timeout": ...}. bot_move: a '
+            "bot plays the late turn; bot_seat: the seat passes to a bot until its owner "
+            "reclaims it. Refused with bad_time_control."
+        ),
+    )
     as_referee: bool = Field(
         False,
         description=(
@@ -137,11 +148,24 @@ class ClockOut(BaseModel):
     last_round: bool = Field(description="the last round has been declared")
 
 
+class TimeControlOut(BaseModel):
+    """A table's time control and the clock of the turn being played."""
+
+    mode: Literal["realtime", "turn"]
+    per_move: int = Field(description="seconds per turn")
+    bank: int = Field(description="extra seconds each seat starts with (real time only)")
+    on_timeout: Literal["bot_move", "bot_seat"]
+    seat: int | None = Field(description="the human seat whose turn is timed, null: none")
+    turn_started: float | None
+    deadline: float | None = Field(description="when that turn runs out (epoch seconds)")
+    banks: list[int] = Field(description="seconds of bank each seat has left")
+
+
 class GameInfo(BaseModel):
     id: str
     game: GameName = Field(description="the game kind")
     players: int
-    status: Literal["open", "active", "finished"]
+    status: Literal["open", "active", "finished", "abandoned"]
     public: bool
     title: str
     created_at: float
@@ -155,6 +179,7 @@ class GameInfo(BaseModel):
     spectators: int
     result: dict[str, Any] | None
     clock: ClockOut | None = Field(description="the time limit, null without one")
+    time_control: TimeControlOut | None = Field(description="the clock per turn, null: none")
     referee: RefereeOut | None = Field(description="the human referee role, null without one")
 
 
@@ -227,6 +252,7 @@ class StateOut(BaseModel):
     seats: list[SeatOut]
     takeover_at: float | None
     clock: ClockOut | None = Field(description="the time limit, null without one")
+    time_control: TimeControlOut | None = Field(description="the clock per turn, null: none")
     referee: RefereeOut | None = Field(description="the human referee role, null without one")
     exchange: ExchangeOut | None = Field(
         description="the typed riddle or question and answer while the referee is to mark"

@@ -29,7 +29,7 @@ from alea.server.botpool import BotPool
 from alea.server.core import Core
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
-from alea.server.room import ACTIVE, BOT, FINISHED, HUMAN, OPEN, Game, Seat, clean_name
+from alea.server.room import ACTIVE, BOT, HUMAN, OPEN, OVER, Game, Seat, clean_name
 from alea.server.writes import op_update_seats
 
 log = logging.getLogger("alea.server")
@@ -117,7 +117,7 @@ class Seating:
             target = game.seats[seat]
             if target.claimed:
                 raise ServerError("seat_taken", 409, seat=seat)
-            if game.status == FINISHED:
+            if game.status in OVER:
                 raise ServerError("game_over", 409)
             token = auth.new_token()
             updated = Seat(

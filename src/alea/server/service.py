@@ -33,6 +33,8 @@ from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, cl
 from alea.server.seats import Seating, SeatSpec, seat_table, sit_creator
 from alea.server.storage import Store
 from alea.server.tables import StorageError
+from alea.server.timecontrol import parse_time_control
+from alea.server.turns import TurnClocks
 
 log = logging.getLogger("alea.server")
 
@@ -73,6 +75,13 @@ class GameServer:
             ttl=settings.open_game_ttl,
             idle=settings.open_game_memory,
             poll=settings.retention_poll,
+        )
+        self.turns = TurnClocks(
+            self.core,
+            self.seats,
+            abandon_after=settings.abandon_after,
+            poll=settings.abandon_poll,
+            takeover_level=settings.takeover_level,
         )
         self.limits = CreationLimits(settings.create_rate, settings.bot_tables_per_client)
         self.chats = Chats(store, self.clock, settings.chat_rate)
@@ -115,13 +124,16 @@ class GameServer:
                 await self.core.advance_chance(game)
             self.core.notify(game)
         self.core.deadlines.start()
+        self.turns.start()
         self.retention.start()
         log.info("rebuilt %d unfinished games", len(records))
 
     async def stop(self) -> None:
         """Stop the deadline watcher and the bots, close connections and flush the store."""
-        await self.seats.stop()  # first, so that nothing starts a bot loop any more
+        await self.turns.stop()  # no timeout starts a bot turn any more
+        await self.seats.stop()  # then nothing starts a bot loop any more
         await self.rematches.stop()
+        await self.turns.flush()  # the clocks of the last moves reach the store
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
         for game in self.games.values():
@@ -144,6 +156,7 @@ class GameServer:
         referee: str = SOFTWARE,
         as_referee: bool = False,
         chance: Any = None,
+        time_control: dict[str, object] | None = None,
     ) -> Created:
         """Create a game: seats, the set-up chance events, and the creator's seat if any.
 
@@ -151,6 +164,8 @@ class GameServer:
         limit); its clock starts when play begins, i.e. when every seat is taken.
         ``referee`` is ``software`` or ``human`` (Dado Romano only); with ``as_referee``
         the creator takes the referee role (and no seat: the referee is not a player).
+        ``time_control``: real-time or turn-based clock per move and the timeout policy
+        (:func:`alea.server.timecontrol.parse_time_control`), None: none.
         ``chance``: a ``random.Random`` for this game's chance (a tutorial's, seeded so
         that its first rolls are known), else the server's.
         """
@@ -159,6 +174,7 @@ class GameServer:
         except KeyError:
             raise ServerError("bad_request", 422, detail=f"unknown game {game_name!r}") from None
         limit = time_limit_for(info, time_limit)
+        control = parse_time_control(time_control)
         check_referee(info, referee, as_referee=as_referee, claim=claim)
         seats = seat_table(info, specs)
         token: str | None = None
@@ -182,5 +198,6 @@ class GameServer:
             referee_name=referee_name,
             referee_token=referee_token,
             rng=chance,
+            control=control,
         )
         return Created(game, claim, token, role)

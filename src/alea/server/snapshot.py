@@ -24,6 +24,7 @@ from alea.server.clock import Clock, utc_text
 from alea.server.games import REFEREE
 from alea.server.referee import exchange_json, referee_json
 from alea.server.room import Game, role_name
+from alea.server.turns import clock_json as turn_clock_json
 
 #: Compact JSON without the circular-reference check (the data is plain and acyclic).
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -92,6 +93,7 @@ def info(game: Game) -> dict[str, Any]:
         "spectators": spectators(game),
         "result": game.result,
         "clock": clock_json(game),
+        "time_control": turn_clock_json(game),
         "referee": referee_json(game),
     }
 
@@ -123,6 +125,7 @@ def tail(game: Game, clock: Clock) -> dict[str, Any]:
         "turn_since": game.turn_since,
         "takeover_at": game.takeover_at(clock),
         "clock": clock_json(game),
+        "time_control": turn_clock_json(game),
         "referee": referee_json(game),
         "exchange": exchange_json(game),
         "spectators": spectators(game),

@@ -35,11 +35,13 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, select
 
 from alea.server.tables import (
+    ClockRecord,
     GameRecord,
     SeatRecord,
     StorageError,
     StoreClosed,
     events_table,
+    game_clocks_table,
     games_table,
     make_engine,
     migrate,
@@ -248,7 +250,31 @@ class Store:
         record.events = [str(e.event) for e in events]
         if [int(e.idx) for e in events] != list(range(len(events))):
             raise StorageError(f"game {record.id}: the stored event log has gaps")
+        record.clock = _clock(conn, record.id)
         return record
+
+
+def _clock(conn: Connection, game_id: str) -> ClockRecord | None:
+    """The ``game_clocks`` row of a game (None: it has no time control)."""
+    row = conn.execute(
+        select(game_clocks_table).where(game_clocks_table.c.game_id == game_id)
+    ).first()
+    if row is None:
+        return None
+    try:
+        banks = [float(b) for b in json.loads(row.banks)]
+    except (ValueError, TypeError):
+        banks = []
+    return ClockRecord(
+        mode=str(row.mode),
+        per_move=int(row.per_move),
+        bank=int(row.bank),
+        on_timeout=str(row.on_timeout),
+        turn_seat=None if row.turn_seat is None else int(row.turn_seat),
+        turn_started=None if row.turn_started is None else float(row.turn_started),
+        banks=banks,
+        human_seen=None if row.human_seen is None else float(row.human_seen),
+    )
 
 
 def _game_record(row: Any) -> GameRecord:

@@ -25,6 +25,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
 )
 from sqlalchemy.engine import make_url
 
@@ -97,6 +98,10 @@ users_table = Table(
     #: The Argon2 hash in PHC format; the password itself is never stored.
     Column("password_hash", String(255), nullable=False),
     Column("created_at", Float, nullable=False),
+    #: Where notifications go (revision 0013), checked with ``email-validator``; null: none.
+    Column("email", String(254), nullable=True),
+    #: Whether the account wants e-mail when it is their turn or a game ends (0013).
+    Column("notify_email", Boolean, nullable=False, server_default=false()),
     Index("ux_users_name_key", "name_key", unique=True),
 )
 
@@ -142,6 +147,28 @@ chat_table = Table(
     #: The game's version when the line was said: the replay step it belongs to.
     Column("step", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
+)
+
+# Time controls of tables that have one (revision 0013; alea.server.turns keeps them):
+# the control chosen at creation and the running clock, so a restart resumes it.
+game_clocks_table = Table(
+    "game_clocks",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    #: ``realtime`` or ``turn`` (alea.server.timecontrol).
+    Column("mode", String(16), nullable=False),
+    #: Seconds per move (per turn of one seat), and the bank each seat starts with.
+    Column("per_move", Integer, nullable=False),
+    Column("bank", Integer, nullable=False),
+    #: ``bot_move`` or ``bot_seat``: what happens when a seat's time runs out.
+    Column("on_timeout", String(16), nullable=False),
+    #: The seat whose turn is being timed and when it began (null: nobody's).
+    Column("turn_seat", Integer, nullable=True),
+    Column("turn_started", Float, nullable=True),
+    #: JSON list: the bank each seat has left, in seconds.
+    Column("banks", Text, nullable=False),
+    #: When a human last acted or was at the table (abandonment).
+    Column("human_seen", Float, nullable=True),
 )
 
 #: Secrets the server makes for itself on first start (the cookie-signing key).
@@ -206,6 +233,22 @@ class GameRecord:
     referee_token: str | None = None
     #: The current riddle or question and answer typed on the table (not engine events).
     exchange: dict[str, Any] | None = None
+    #: The time control and running clock (a ``game_clocks`` row), None: no control.
+    clock: ClockRecord | None = None
+
+
+@dataclass
+class ClockRecord:
+    """A ``game_clocks`` row: the control chosen and the clock of the turn being timed."""
+
+    mode: str
+    per_move: int
+    bank: int
+    on_timeout: str
+    turn_seat: int | None = None
+    turn_started: float | None = None
+    banks: list[float] = field(default_factory=list)
+    human_seen: float | None = None
 
 
 def _is_sqlite(url: str) -> bool:

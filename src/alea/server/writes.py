@@ -16,11 +16,13 @@ from typing import Any
 from sqlalchemy import Connection, delete, select, text, update
 
 from alea.server.tables import (
+    ClockRecord,
     GameRecord,
     SeatRecord,
     VersionConflict,
     chat_table,
     events_table,
+    game_clocks_table,
     games_table,
     seats_table,
 )
@@ -69,6 +71,8 @@ def op_create_game(
                 for s in record.seats
             ],
         )
+        if record.clock is not None:
+            conn.execute(game_clocks_table.insert(), _clock_row(record.id, record.clock))
         if record.events:
             conn.execute(
                 events_table.insert(),
@@ -294,5 +298,45 @@ def op_expire_open(cutoff: float, keep: Sequence[str]) -> Callable[[Connection],
             conn.execute(delete(seats_table).where(seats_table.c.game_id.in_(chunk)))
             conn.execute(delete(games_table).where(games_table.c.id.in_(chunk)))
         return ids
+
+    return run
+
+
+def _clock_row(game_id: str, clock: ClockRecord) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "mode": clock.mode,
+        "per_move": clock.per_move,
+        "bank": clock.bank,
+        "on_timeout": clock.on_timeout,
+        "turn_seat": clock.turn_seat,
+        "turn_started": clock.turn_started,
+        "banks": json.dumps(clock.banks),
+        "human_seen": clock.human_seen,
+    }
+
+
+def op_save_clock(game_id: str, clock: ClockRecord) -> Callable[[Connection], None]:
+    """Store the running clock of a timed table (whose turn, since when, the banks)."""
+    row = _clock_row(game_id, clock)
+    del row["game_id"]
+
+    def run(conn: Connection) -> None:
+        conn.execute(
+            update(game_clocks_table).where(game_clocks_table.c.game_id == game_id).values(**row)
+        )
+
+    return run
+
+
+def op_set_status(game_id: str, status: str, now: float) -> Callable[[Connection], None]:
+    """Set a game's status (an abandoned table is closed this way; its log is kept)."""
+
+    def run(conn: Connection) -> None:
+        conn.execute(
+            update(games_table)
+            .where(games_table.c.id == game_id)
+            .values(status=status, updated_at=now)
+        )
 
     return run

@@ -63,6 +63,7 @@ async def create_game(body: CreateGameIn, server: Server, request: Request) -> d
         time_limit=body.time_limit if "time_limit" in body.model_fields_set else DEFAULT,
         referee=body.referee,
         as_referee=body.as_referee,
+        time_control=body.time_control,
     )
     server.limits.created(client, created.game, with_bots)
     if created.seat is not None:

@@ -25,6 +25,7 @@ def static_files() -> StaticFiles:
 @router.get("/")
 @router.get("/game/{game_id}")
 @router.get("/replay/{game_id}")
+@router.get("/games")
 async def page() -> Response:
     """The one page of the client; its script reads the path and shows the right screen."""
     return FileResponse(web_root() / "index.html", headers={"Cache-Control": "no-cache"})

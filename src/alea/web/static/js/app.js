@@ -1,7 +1,9 @@
 // Entry point: the router (lobby, game, replay), the language switch and the lobby page.
 
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
-import { accountGames, mountAccount, render as renderAccount } from "./account.js";
+import { accountGames, accountName, loadAccount, mountAccount, render as renderAccount } from "./account.js";
+import { startDashboard } from "./dashboard.js";
+import { check as checkNotifications, setBaseTitle, startNotifications } from "./notify.js";
 import { renderBuildings, renderPlayers } from "./board.js";
 import { startGame } from "./game.js";
 import { startRomano } from "./romano.js";
@@ -27,6 +29,8 @@ function route() {
   renderChrome();
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
+  setBaseTitle("Alea Iacta Est");
+  if (/^\/games\/?$/.test(path)) { page = startDashboard(root); return; }
   let m = /^\/game\/([A-Za-z0-9_-]+)\/?$/.exec(path);
   if (m) { page = startAnyGame(root, m[1], { watch: params.has("watch"), tutorial: params.has("tutorial") }); return; }
   m = /^\/replay\/([A-Za-z0-9_-]+)\/?$/.exec(path);
@@ -60,6 +64,8 @@ function renderChrome() {
   langs.innerHTML = ["it", "en"].map((l) =>
     `<button class="lang ${l === language() ? "on" : ""}" data-lang="${l}" aria-pressed="${l === language()}">${l.toUpperCase()}</button>`).join("");
   renderAccount();
+  const mine = document.getElementById("mygames");
+  if (mine) mine.textContent = t("my_games");
 }
 
 document.getElementById("langs").addEventListener("click", (e) => {
@@ -119,6 +125,14 @@ function startLobby(el) {
           <label id="refrolebox" hidden>${esc(t("referee_role"))} <select id="refrole">
             <option value="player">${esc(t("referee_me_player"))}</option>
             <option value="referee">${esc(t("referee_me_referee"))}</option></select></label></div>
+        <div class="timebox"><label>${esc(t("tc_label"))} <select id="tcmode">
+            <option value="">${esc(t("tc_none"))}</option>
+            <option value="realtime:60:300">${esc(t("tc_opt_realtime"))}</option>
+            <option value="turn:86400">${esc(t("tc_opt_day"))}</option>
+            <option value="turn:259200">${esc(t("tc_opt_days"))}</option></select></label>
+          <label id="tcpolicybox" hidden>${esc(t("tc_policy"))} <select id="tcpolicy">
+            <option value="bot_move">${esc(t("tc_bot_move"))}</option>
+            <option value="bot_seat">${esc(t("tc_bot_seat"))}</option></select></label></div>
         <label class="check"><input type="checkbox" id="public" checked> ${esc(t("public_game"))}</label>
         <button id="create" class="primary">${esc(t("create"))}</button></section>
     </div>
@@ -170,6 +184,17 @@ function startLobby(el) {
   timeLimitField();
   refereeField();
   $("nolimit").addEventListener("change", timeLimitField);
+  $("tcmode").addEventListener("change", () => { $("tcpolicybox").hidden = !$("tcmode").value; });
+
+  // The clock per move the form asks for (docs/server.md "Time controls"), or null.
+  function timeControl() {
+    const chosen = $("tcmode").value;
+    if (!chosen) return null;
+    const [mode, perMove, bank] = chosen.split(":");
+    const control = { mode, per_move: Number(perMove), on_timeout: $("tcpolicy").value };
+    if (bank) control.bank = Number(bank);
+    return control;
+  }
   $("referee").addEventListener("change", refereeField);
   $("refrole").addEventListener("change", refereeField);
 
@@ -211,6 +236,7 @@ function startLobby(el) {
     const name = $("qname").value.trim();
     if (name) setName(name);
     const body = { game, seats, public: isPublic, name };
+    if (!quick && timeControl()) body.time_control = timeControl();
     if (game === "romano" && !quick) {
       body.time_limit = timeLimit();
       body.referee = $("referee").value;
@@ -452,5 +478,7 @@ function startReplay(el, gameId) {
 }
 
 setLanguage(initialLanguage());
-mountAccount(document.getElementById("account"), { changed: route });
+mountAccount(document.getElementById("account"), { changed: () => { route(); checkNotifications(); } });
 route();
+// In-page notifications (js/notify.js) once we know whether anyone is signed in.
+loadAccount().then(() => startNotifications(() => accountName() !== null));

@@ -16,6 +16,8 @@ import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
 import { mountTableTalk } from "./social.js";
 import { api, getName, setName } from "./util.js";
+import { describeControl, formatLeft, secondsLeft } from "./clocks.js";
+import { setBaseTitle } from "./notify.js";
 import { fetchHint, hintButton } from "./analysis.js";
 
 const CHOICE_KINDS = new Set(["K", "P", "N"]);
@@ -169,7 +171,26 @@ export function startGame(root, gameId, { watch = false } = {}) {
     const el = $("turnbanner");
     el.className = `turnbanner ${cls}`;
     el.textContent = text;
-    document.title = `${myDecision() ? "● " : ""}Alea Iacta Est`;
+    const tc = T.message && T.message.time_control;
+    if (tc && T.status === "active") {
+      const clock = document.createElement("span");
+      clock.id = "turnclock";
+      clock.className = "turnclock";
+      clock.title = describeControl(tc);
+      el.append(" ", clock);
+      renderClock();
+    }
+    setBaseTitle(`${myDecision() ? "● " : ""}Alea Iacta Est`);
+  }
+
+  // The time left of the turn being played (time controls): counted down every second.
+  function renderClock() {
+    const el = $("turnclock");
+    const tc = T.message && T.message.time_control;
+    if (!el || !tc) return;
+    const left = secondsLeft(tc, T.skew || 0);
+    el.textContent = left === null ? "" : `⏱ ${formatLeft(left)}`;
+    el.classList.toggle("low", left !== null && left < Math.min(30, tc.per_move / 4));
   }
 
   function renderBanners() {
@@ -541,6 +562,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
   });
 
   const ticker = setInterval(() => {
+    renderClock();
     if (S.takeoverLocal && T.view && T.status === "active") {
       const seat = takeoverSeat();
       if (seat !== null && !root.querySelector(`[data-takeover="${seat}"]`)) render();

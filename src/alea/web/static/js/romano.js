@@ -18,6 +18,7 @@ import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
 import { mountTableTalk } from "./social.js";
 import { getName } from "./util.js";
+import { describeControl, formatLeft, secondsLeft } from "./clocks.js";
 
 const PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
@@ -159,7 +160,17 @@ export function startRomano(root, gameId, { watch = false } = {}) {
   }
 
   // The countdown in the top bar, redrawn every second (and on every update).
+  function turnClock() {
+    const el = root.querySelector("#turnclock");
+    const tc = T.message && T.message.time_control;
+    if (!el || !tc) return;
+    const left = secondsLeft(tc, T.skew || 0);
+    el.textContent = left === null ? "" : `⏱ ${formatLeft(left)}`;
+    el.classList.toggle("low", left !== null && left < Math.min(30, tc.per_move / 4));
+  }
+
   function tick() {
+    turnClock();
     const el = root.querySelector("#clock");
     if (!el) return;
     const c = S.clock;
@@ -207,6 +218,16 @@ export function startRomano(root, gameId, { watch = false } = {}) {
           : marking ? t("ro_referee_awaited", { who: turnWho })
             : T.seat !== null && v.turn_of === T.seat ? t("ro_your_turn") : t("ro_turn_of", { who: turnWho });
     $("turnbanner").classList.toggle("mine", mine && T.status === "active");
+    // A clock per turn (time controls): the time left of the turn being played.
+    const tc = T.message && T.message.time_control;
+    if (tc && T.status === "active") {
+      const clock = document.createElement("span");
+      clock.id = "turnclock";
+      clock.className = "turnclock";
+      clock.title = describeControl(tc);
+      $("turnbanner").append(" ", clock);
+      turnClock();
+    }
     // The human referee, by name, and whether they are here (the table waits for them).
     const ref = S.referee;
     $("refline").hidden = !ref;
