@@ -87,6 +87,9 @@ class Seat:
     replaced: bool = False
     #: Live WebSocket connections authenticated for this seat.
     connections: int = 0
+    #: The account the seat is linked to when the server knows it (a rated table's
+    #: claims); the database's ``seats.user_id`` is the record of every link.
+    user_id: str | None = None
 
     @property
     def claimed(self) -> bool:
@@ -98,7 +101,13 @@ class Seat:
 
     def record(self) -> SeatRecord:
         return SeatRecord(
-            self.seat, self.kind, self.level, self.name, self.token_hash, self.replaced
+            self.seat,
+            self.kind,
+            self.level,
+            self.name,
+            self.token_hash,
+            self.replaced,
+            self.user_id,
         )
 
 
@@ -141,6 +150,9 @@ class Game:
     #: The typed riddle or question and answer of the current mark, stored as given
     #: (``{"key", "posed", "answer"}``; see :func:`alea.server.referee.exchange_json`).
     exchange: dict[str, Any] | None = None
+    #: A rated table: every human seat is held by an account, and the finished game
+    #: updates the ratings (:mod:`alea.server.ratings`); no hints are given in it.
+    rated: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).

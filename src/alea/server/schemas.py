@@ -71,6 +71,14 @@ class CreateGameIn(BaseModel):
             "(bad_referee)."
         ),
     )
+    rated: bool = Field(
+        False,
+        description=(
+            "a rated table: every human seat must be taken by a signed-in account "
+            "(guests are refused with rated_needs_account); bots may sit as fixed-strength "
+            "entrants. The finished game updates the players' ratings; no hints are given."
+        ),
+    )
     as_referee: bool = Field(
         False,
         description=(
@@ -139,6 +147,7 @@ class GameInfo(BaseModel):
     result: dict[str, Any] | None
     clock: ClockOut | None = Field(description="the time limit, null without one")
     referee: RefereeOut | None = Field(description="the human referee role, null without one")
+    rated: bool = Field(False, description="a rated table (its result updates ratings)")
 
 
 class Links(BaseModel):
@@ -202,6 +211,7 @@ class StateOut(BaseModel):
     game: str
     status: str
     version: int
+    rated: bool = Field(False, description="a rated table: no hints; the result is rated")
     seat: int | None
     role: Literal["player", "referee", "spectator"]
     view: dict[str, Any] = Field(description="State.view(seat): see docs/server.md")
