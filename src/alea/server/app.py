@@ -31,7 +31,7 @@ from alea.server.config import Settings
 from alea.server.errors import ServerError, error_body
 from alea.server.routes import accounts as account_routes
 from alea.server.routes import analysis as analysis_routes
-from alea.server.routes import lobby, pages, play, replay, score, seats, tutorial
+from alea.server.routes import lobby, pages, play, players, replay, score, seats, tutorial
 from alea.server.schemas import Health
 from alea.server.service import GameServer
 from alea.server.storage import Store
@@ -138,10 +138,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "database": store.engine.url.get_backend_name(),
         }
 
-    for module in (lobby, seats, play, replay, analysis_routes, score, tutorial, account_routes):
+    for module in (
+        lobby,
+        seats,
+        play,
+        replay,
+        analysis_routes,
+        score,
+        tutorial,
+        account_routes,
+        players,
+    ):
         app.include_router(module.router)
     if settings.serve_web:
         app.include_router(pages.router)
         app.include_router(score.pages)
+        app.include_router(players.pages)
         app.mount("/static", pages.static_files(), name="static")
     return app
