@@ -23,8 +23,12 @@ class RatedTable:
     players: list[Browser]
 
 
-def rated_table(base: str, names: tuple[str, str] = ("Alice", "Bruno")) -> RatedTable:
-    """Sign two players up, create a rated table (easy and expert bots), both sit."""
+def rated_table(
+    base: str,
+    names: tuple[str, str] = ("Alice", "Bruno"),
+    bots: tuple[str, str] = ("easy", "expert"),
+) -> RatedTable:
+    """Sign two players up, create a rated table with two bots of ``bots``' levels, both sit."""
     alice, bruno = Browser(base), Browser(base)
     for browser, name in ((alice, names[0]), (bruno, names[1])):
         answer = browser.sign_up(name)
@@ -32,8 +36,8 @@ def rated_table(base: str, names: tuple[str, str] = ("Alice", "Bruno")) -> Rated
     seats = [
         {"kind": "human"},
         {"kind": "human"},
-        {"kind": "bot", "level": "easy"},
-        {"kind": "bot", "level": "expert"},
+        {"kind": "bot", "level": bots[0]},
+        {"kind": "bot", "level": bots[1]},
     ]
     created = alice.post("/api/games", {"seats": seats, "rated": True, "name": names[0]})
     assert created.status_code == 201, created.text
