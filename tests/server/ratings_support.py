@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -129,4 +130,6 @@ def status(url: str, game_id: str) -> str:
 
 
 def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    """Run ``coro`` to the end, in a thread of its own (Playwright's sync API holds a loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

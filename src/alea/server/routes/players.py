@@ -213,5 +213,6 @@ async def get_player(name: str, server: Server) -> dict[str, Any]:
 @pages.get("/leaderboard")
 @pages.get("/leaderboard/{game}")
 async def players_page() -> Response:
-    """The profile and leaderboard page; its script reads the path."""
-    return FileResponse(web_root() / "players.html", headers={"Cache-Control": "no-cache"})
+    """The client's one page (like :mod:`.pages`): its script shows the profile or the
+    leaderboard the path names (js/players.js)."""
+    return FileResponse(web_root() / "index.html", headers={"Cache-Control": "no-cache"})
