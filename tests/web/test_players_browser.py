@@ -63,6 +63,16 @@ def no_sideways_scroll(page: Any) -> None:
     assert width <= page.viewport_size["width"], f"page is {width}px wide"
 
 
+def whole_page(page: Any, path: Path) -> None:
+    """A screenshot of the whole page, taken with the viewport made as tall as the page
+    (a full-page capture would leave the fixed wooden background out below the fold)."""
+    size = dict(page.viewport_size)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height)})
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)
+
+
 def test_profile_and_leaderboard_on_a_laptop(browser: Any, live: LiveServer, shots: Path) -> None:
     context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
     page = context.new_page()
@@ -99,7 +109,8 @@ def test_profile_and_leaderboard_on_a_laptop(browser: Any, live: LiveServer, sho
     assert page.locator("ul.recent .ratedbadge").count() == GAMES
     no_sideways_scroll(page)
     assert serious_violations(page) == []
-    page.screenshot(path=str(shots / "profile-desktop.png"), full_page=True)
+    page.evaluate("document.getElementById('toasts')?.remove()")  # the welcome toast
+    whole_page(page, shots / "profile-desktop.png")
 
     # A replay link opens the replay.
     replays.first.click()
@@ -148,7 +159,7 @@ def test_profile_on_a_phone_in_italian(browser: Any, live: LiveServer, shots: Pa
     assert "andamento del punteggio" in text and "partite giocate e vinte" in text
     assert page.locator(".ratingchart circle").count() == GAMES
     no_sideways_scroll(page)
-    page.screenshot(path=str(shots / "profile-phone.png"), full_page=True)
+    whole_page(page, shots / "profile-phone.png")
     page.goto(live.base + "/players/nessuno")
     page.wait_for_selector(".missing")
     assert "Non esiste un giocatore" in page.inner_text(".missing")

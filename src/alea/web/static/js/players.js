@@ -20,6 +20,7 @@ addStrings({
     pl_history: "Rating history",
     pl_records: "Games played and won",
     pl_players_n: "{n} players",
+    pl_players: "Players",
     pl_played: "Played",
     pl_won: "Won",
     pl_recent: "Recent games",
@@ -54,6 +55,7 @@ addStrings({
     pl_history: "Andamento del punteggio",
     pl_records: "Partite giocate e vinte",
     pl_players_n: "{n} giocatori",
+    pl_players: "Giocatori",
     pl_played: "Giocate",
     pl_won: "Vinte",
     pl_recent: "Partite recenti",
@@ -95,8 +97,9 @@ export function replayHref(game, id) {
 /** The rating-history chart: one line per game kind, the displayed rating after each game. */
 export function historyChart(history, name) {
   if (!history.length) return `<p class="muted">${esc(t("pl_unrated"))}</p>`;
-  const W = 640, H = 200, L = 44, R = 12, T = 14, B = 26;
-  const values = history.flatMap((p) => [p.before, p.after]);
+  // A narrower drawing on a phone, so that its labels keep a readable size.
+  const W = window.innerWidth < 560 ? 360 : 640, H = 200, L = 44, R = 12, T = 14, B = 26;
+  const values = history.map((p) => p.after);
   let lo = Math.min(...values), hi = Math.max(...values);
   if (hi - lo < 4) { lo -= 2; hi += 2; }
   const x = (i) => L + (history.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (history.length - 1));
@@ -134,9 +137,9 @@ function ratingCards(ratings) {
 
 function recordsTable(records) {
   if (!records.length) return `<p class="muted">${esc(t("pl_no_games"))}</p>`;
-  return `<table class="plain records"><thead><tr><th>${esc(t("pl_games_kind"))}</th><th>${esc(t("pl_players_n", { n: "" }).trim())}</th>` +
+  return `<table class="plain records"><thead><tr><th>${esc(t("pl_games_kind"))}</th><th class="num">${esc(t("pl_players"))}</th>` +
     `<th class="num">${esc(t("pl_played"))}</th><th class="num">${esc(t("pl_won"))}</th></tr></thead><tbody>${records.map((r) =>
-      `<tr><td>${esc(t(`game_${r.game}`))}</td><td>${esc(t("pl_players_n", { n: r.players }))}</td>` +
+      `<tr><td>${esc(t(`game_${r.game}`))}</td><td class="num">${r.players}</td>` +
       `<td class="num">${r.played}</td><td class="num">${r.won}</td></tr>`).join("")}</tbody></table>`;
 }
 
@@ -145,7 +148,8 @@ function recentList(recent) {
   return `<ul class="games recent">${recent.map((g) =>
     `<li data-game="${esc(g.id)}"><span class="outcome ${g.won ? "won" : ""}">${g.won ? "♛" : "·"}</span>` +
     `<span class="gkind">${esc(t(`game_${g.game}`))}</span>` +
-    `<span class="gtitle">${esc(g.title || t("pl_players_n", { n: g.players }))}${g.rated ? ` <span class="ratedbadge">${esc(t("pl_rated"))}</span>` : ""}</span>` +
+    `<span class="gtitle">${esc(g.title || t("pl_players_n", { n: g.players }))}</span>` +
+    `${g.rated ? `<span class="ratedbadge">${esc(t("pl_rated"))}</span>` : ""}` +
     `<span class="muted small">${esc(g.won ? t("pl_won_game") : t("pl_lost_game"))} · ${esc(day(g.finished_at))}</span>` +
     `<a class="button small" href="${replayHref(g.game, esc(g.id))}">${esc(t("replay"))}</a></li>`).join("")}</ul>`;
 }
