@@ -6,13 +6,13 @@ import random
 
 import httpx
 import pytest
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 
 from alea.server.rating_store import op_rate_game
 from alea.server.ratings import BOT_SIGMA, BOT_STRENGTH, Entrant, bot_entrant, places, rate
 from tests.server.accounts_support import Browser, live
 from tests.server.ratings_support import counts, play_out, rated_table, run, seated
-from tests.server.support import Database, connect, create_game
+from tests.server.support import Database, connect, create_game, migrated_from
 
 HUMANS_AND_BOTS = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]
 
@@ -173,3 +173,19 @@ def test_a_rated_game_updates_ratings_once_and_shows_on_profile_and_leaderboard(
         assert "/api/leaderboard/{game}" in schema["paths"]
         assert "mu - 3 sigma" in schema["paths"]["/api/leaderboard/{game}"]["get"]["description"]
         assert "/api/players/{name}" in schema["paths"]
+
+
+def test_existing_games_upgrade_as_unrated(db: Database) -> None:
+    engine = migrated_from(
+        db.url,
+        "0011",
+        "INSERT INTO games (id, players, status, public, title, created_at, updated_at,"
+        " version, result, game) VALUES ('old', 2, 'finished', true, '', 0, 0, 0, NULL, 'iacta')",
+    )
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT rated FROM games WHERE id = 'old'")).scalar_one() in (
+            False,
+            0,
+        )
+        assert conn.execute(text("SELECT count(*) FROM ratings")).scalar_one() == 0
+    engine.dispose()

@@ -223,7 +223,14 @@ class Seating:
             if game.to_move() != seat or at is None or clock.now() < at:
                 raise ServerError("not_idle", 409, seat=seat, seconds=int(clock.idle_timeout))
             updated = Seat(
-                seat, BOT, chosen, target.name, target.token_hash, True, target.connections
+                seat,
+                BOT,
+                chosen,
+                target.name,
+                target.token_hash,
+                True,
+                target.connections,
+                target.user_id,
             )
             await self.core.write(op_update_seats(game.id, [updated.record()], now=self._now()))
             game.seats[seat] = updated
@@ -239,7 +246,14 @@ class Seating:
             if not target.replaced:
                 raise ServerError("not_allowed", 409, detail="no bot is playing for you")
             updated = Seat(
-                seat, HUMAN, None, target.name, target.token_hash, False, target.connections
+                seat,
+                HUMAN,
+                None,
+                target.name,
+                target.token_hash,
+                False,
+                target.connections,
+                target.user_id,
             )
             await self.core.write(op_update_seats(game.id, [updated.record()], now=self._now()))
             game.seats[seat] = updated
