@@ -142,6 +142,9 @@ def test_profile_and_leaderboard_on_a_laptop(browser: Any, live: LiveServer, sho
     page.wait_for_url("**/game/**")
     game_id = page.url.rstrip("/").split("/")[-1]
     assert httpx.get(f"{live.base}/api/games/{game_id}").json()["rated"] is True
+    page.wait_for_selector("#roundinfo .ratedbadge")  # the table says it is rated
+    page.wait_for_selector(".tray .die.pick", timeout=30000)  # this seat's decision
+    assert page.locator(".hintbtn").count() == 0  # and no hint offered at a rated table
     assert errors == []
     context.close()
 
