@@ -189,3 +189,30 @@ def test_existing_games_upgrade_as_unrated(db: Database) -> None:
         )
         assert conn.execute(text("SELECT count(*) FROM ratings")).scalar_one() == 0
     engine.dispose()
+
+
+def test_a_seat_a_bot_took_over_still_counts_for_its_account(sqlite_db: Database) -> None:
+    from alea.server.tables import GameRecord, SeatRecord, make_engine, migrate, users_table
+    from alea.server.writes import op_create_game
+
+    engine = make_engine(sqlite_db.url)
+    migrate(engine)
+    with engine.begin() as conn:
+        for user in ("u0", "u1"):
+            conn.execute(
+                users_table.insert(),
+                {"id": user, "name": user, "name_key": user, "password_hash": "x", "created_at": 0},
+            )
+        seats = [
+            SeatRecord(0, "human", None, "A", "h0", user_id="u0"),
+            # Its human went quiet: a bot played the seat, which is still u1's.
+            SeatRecord(1, "bot", "easy", "B", "h1", replaced=True, user_id="u1"),
+            SeatRecord(2, "bot", "expert", "C", None),
+        ]
+        record = GameRecord("g", 3, "finished", True, "", 0, 0, 1, None, seats, ["x"], rated=True)
+        op_create_game(record, [None])(conn)
+        changes = op_rate_game("g", "iacta", {"scores": [1, 9, 5], "winners": [1]}, 1.0)(conn)
+    engine.dispose()
+    assert {c.user_id: c.place for c in changes} == {"u0": 3, "u1": 1}
+    # The expert bot's fixed strength shaped the change: u1 beat it, u0 lost to it.
+    assert changes[1].mu_after > 25.0 > changes[0].mu_after
