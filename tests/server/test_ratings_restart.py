@@ -156,8 +156,9 @@ def test_kill_between_result_and_rating_leaves_neither_and_rates_once(
                 await c.close()
             return moves
 
-        # The game was held at its very last decision: one move ends it.
-        assert run(finish()) == 1
+        # The game was held at its very last decision: one move ends it (none of ours when
+        # that decision is a bot's, which the restarted server makes by itself).
+        assert run(finish()) <= 1
         assert status(db.url, table.game_id) == "finished"
         assert counts(db.url, table.game_id) == {"guards": 1, "history": 2, "games": 2}
     finally:
