@@ -136,6 +136,6 @@ def test_hints_only_for_the_seat_to_move(db: Database) -> None:
         again = httpx.post(f"{url}/hint", headers={"Authorization": f"Bearer {tokens[mover]}"})
         assert again.json() == hint
         # A rated game refuses hints (the table's flag).
-        live.app.state.server.games[game_id].rated = True  # type: ignore[attr-defined]
+        live.app.state.server.games[game_id].rated = True
         rated = httpx.post(f"{url}/hint", headers={"Authorization": f"Bearer {tokens[mover]}"})
         assert rated.status_code == 403 and code(rated) == "hint_unavailable"

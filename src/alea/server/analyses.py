@@ -195,7 +195,7 @@ class Analyses:
         rated game; one hint per game and version is computed (asking again waits
         for it or gets it).
         """
-        if getattr(game, "rated", False):
+        if game.rated:
             raise ServerError("hint_unavailable", 403)
         if game.status != ACTIVE or not game.decides(seat):
             raise ServerError("not_your_turn", 409)

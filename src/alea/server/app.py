@@ -33,7 +33,18 @@ from alea.server.mailer import Mailer
 from alea.server.notify import Notifier
 from alea.server.routes import accounts as account_routes
 from alea.server.routes import analysis as analysis_routes
-from alea.server.routes import lobby, me, pages, play, replay, score, seats, social, tutorial
+from alea.server.routes import (
+    lobby,
+    me,
+    pages,
+    play,
+    players,
+    replay,
+    score,
+    seats,
+    social,
+    tutorial,
+)
 from alea.server.schemas import Health
 from alea.server.service import GameServer
 from alea.server.storage import Store
@@ -160,10 +171,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tutorial,
         account_routes,
         me,
+        players,
     ):
         app.include_router(module.router)
     if settings.serve_web:
         app.include_router(pages.router)
         app.include_router(score.pages)
+        app.include_router(players.pages)
         app.mount("/static", pages.static_files(), name="static")
     return app

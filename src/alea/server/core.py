@@ -37,6 +37,7 @@ from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
 from alea.server.errors import ServerError
 from alea.server.games import hosted, new_state, parse_move
+from alea.server.rating_store import op_rate_game
 from alea.server.room import ACTIVE, FINISHED, OPEN, OVER, Game, Seat
 from alea.server.storage import Store
 from alea.server.tables import ClockRecord, GameRecord, StorageError, VersionConflict
@@ -46,7 +47,7 @@ from alea.server.writes import op_append_events, op_create_game
 log = logging.getLogger("alea.server")
 
 #: A write of the store: a function of an open transaction.
-Write = Callable[[Any], None]
+Write = Callable[[Any], Any]
 #: Builds the write of a seating change, given the status and deadline it sets (or None).
 SeatingWrite = Callable[[str | None, float | None], Write]
 
@@ -62,6 +63,21 @@ def replay_log(state: AnyState, record: GameRecord) -> tuple[AnyState, list[int 
         except IllegalActionError as err:
             raise ValueError(f"event {index} ({token}): {err}") from None
     return state, actors
+
+
+def finish_rated(append: Write, rating: Write) -> Write:
+    """The write that stores a rated game's last events and result *and* rates it.
+
+    One function of one transaction: the store commits both or neither, so no
+    crash can leave a finished rated game unrated or rate a game whose result
+    was not stored (and the rating's own guard never rates a game twice).
+    """
+
+    def run(conn: Any) -> None:
+        append(conn)
+        rating(conn)
+
+    return run
 
 
 def draw_chance(state: AnyState, rng: Any) -> list[int | None]:
@@ -166,7 +182,8 @@ class Core:
     ) -> Game:
         """The game in memory that ``record`` describes, with its engine ``state``."""
         seats = [
-            Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced) for s in record.seats
+            Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced, user_id=s.user_id)
+            for s in record.seats
         ]
         clock = record.clock
         game = Game(
@@ -193,6 +210,7 @@ class Core:
             seen_version=len(state.history),
             seen_status=record.status,
             human_seen=record.updated_at,
+            rated=record.rated,
         )
         if clock is not None:
             game.control = TimeControl(clock.mode, clock.per_move, clock.bank, clock.on_timeout)
@@ -247,6 +265,7 @@ class Core:
         referee_token: str | None,
         rng: Any = None,
         control: TimeControl | None = None,
+        rated: bool = False,
     ) -> Game:
         """Store a new game of ``info`` and keep it: the set-up chance drawn, and play
         begun if every seat (and the referee role) is already taken. ``rng``: the game's
@@ -273,6 +292,7 @@ class Core:
             referee=referee,
             referee_name=referee_name or None,
             referee_token=referee_token,
+            rated=rated,
         )
         if control is not None:
             record.clock = ClockRecord(
@@ -356,12 +376,14 @@ class Core:
             status = FINISHED
             result = new.result()
         now = self.clock.now()
+        append = op_append_events(
+            game.id, start, events, actors, status=status, result=result, now=now
+        )
+        write: Write = append
+        if status == FINISHED and game.rated and result is not None:
+            write = finish_rated(append, op_rate_game(game.id, game.game_name, result, now))
         try:
-            await self.write(
-                op_append_events(
-                    game.id, start, events, actors, status=status, result=result, now=now
-                )
-            )
+            await self.write(write)
         except VersionConflict:
             await self._reload(game)
             raise ServerError("stale_version", 409, sent=start, version=game.version) from None

@@ -59,6 +59,23 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Request refused: reload the page and try again.",
         "it": "Richiesta rifiutata: ricarica la pagina e riprova.",
     },
+    # -- rated tables and profiles (alea.server.ratings)
+    "rated_needs_account": {
+        "en": "A rated table's seats are for signed-in players: sign in to sit at it.",
+        "it": "I posti di un tavolo classificato sono per chi ha un account: accedi per sederti.",
+    },
+    "rated_one_seat": {
+        "en": "At a rated table an account holds one seat only.",
+        "it": "A un tavolo classificato un account occupa un solo posto.",
+    },
+    "rated_not_possible": {
+        "en": "This table cannot be rated: {detail}.",
+        "it": "Questo tavolo non può essere classificato: {detail}.",
+    },
+    "no_such_player": {
+        "en": "There is no player {name!r}.",
+        "it": "Non esiste il giocatore {name!r}.",
+    },
     "seat_linked": {
         "en": "That seat already belongs to another account.",
         "it": "Questo posto appartiene già a un altro account.",

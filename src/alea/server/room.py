@@ -95,6 +95,9 @@ class Seat:
     replaced: bool = False
     #: Live WebSocket connections authenticated for this seat.
     connections: int = 0
+    #: The account the seat is linked to when the server knows it (a rated table's
+    #: claims); the database's ``seats.user_id`` is the record of every link.
+    user_id: str | None = None
 
     @property
     def claimed(self) -> bool:
@@ -106,7 +109,13 @@ class Seat:
 
     def record(self) -> SeatRecord:
         return SeatRecord(
-            self.seat, self.kind, self.level, self.name, self.token_hash, self.replaced
+            self.seat,
+            self.kind,
+            self.level,
+            self.name,
+            self.token_hash,
+            self.replaced,
+            self.user_id,
         )
 
 
@@ -199,6 +208,9 @@ class Game:
     #: The version and status the clock service last looked at (to see what changed).
     seen_version: int = -1
     seen_status: str = ""
+    #: A rated table: every human seat is held by an account, and the finished game
+    #: updates the ratings (:mod:`alea.server.ratings`); no hints are given in it.
+    rated: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).

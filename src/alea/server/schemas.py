@@ -82,6 +82,14 @@ class CreateGameIn(BaseModel):
             "reclaims it. Refused with bad_time_control."
         ),
     )
+    rated: bool = Field(
+        False,
+        description=(
+            "a rated table: every human seat must be taken by a signed-in account "
+            "(guests are refused with rated_needs_account); bots may sit as fixed-strength "
+            "entrants. The finished game updates the players' ratings; no hints are given."
+        ),
+    )
     as_referee: bool = Field(
         False,
         description=(
@@ -181,6 +189,7 @@ class GameInfo(BaseModel):
     clock: ClockOut | None = Field(description="the time limit, null without one")
     time_control: TimeControlOut | None = Field(description="the clock per turn, null: none")
     referee: RefereeOut | None = Field(description="the human referee role, null without one")
+    rated: bool = Field(False, description="a rated table (its result updates ratings)")
 
 
 class Links(BaseModel):
@@ -244,6 +253,7 @@ class StateOut(BaseModel):
     game: str
     status: str
     version: int
+    rated: bool = Field(False, description="a rated table: no hints; the result is rated")
     seat: int | None
     role: Literal["player", "referee", "spectator"]
     view: dict[str, Any] = Field(description="State.view(seat): see docs/server.md")

@@ -78,14 +78,35 @@ def seat_table(info: GameInfo, specs: list[SeatSpec]) -> list[Seat]:
     return seats
 
 
-def sit_creator(seats: list[Seat], claim: int, name: str) -> str:
-    """Seat the creator in the human seat ``claim`` of a new game; return its token."""
+def sit_creator(seats: list[Seat], claim: int, name: str, user_id: str | None = None) -> str:
+    """Seat the creator in the human seat ``claim`` of a new game; return its token.
+
+    ``user_id``: the account the seat is linked to in the write that creates the game
+    (a rated table's, so that none of its human seats is ever stored without one).
+    """
     if not 0 <= claim < len(seats) or seats[claim].kind != HUMAN:
         raise ServerError("bad_request", 422, detail="the creator must claim a human seat")
+    seats[claim].user_id = user_id
     token = auth.new_token()
     seats[claim].token_hash = auth.hash_token(token)
     seats[claim].name = clean_name(name, seats[claim].name or f"Player {claim + 1}")
     return token
+
+
+def check_rated_claim(game: Game, user_id: str | None) -> None:
+    """Refuse a claim at the rated ``game`` by a guest, or by an account already seated."""
+    if user_id is None:
+        raise ServerError("rated_needs_account", 403)
+    if any(s.user_id == user_id for s in game.seats):
+        raise ServerError("rated_one_seat", 409)
+
+
+def check_rated_table(seats: list[Seat], referee: str) -> None:
+    """Refuse to make a rated table without a human seat or with a human referee."""
+    if not any(s.kind == HUMAN for s in seats):
+        raise ServerError("rated_not_possible", 422, detail="it has no seat for a person")
+    if referee != "software":
+        raise ServerError("rated_not_possible", 422, detail="a human referee's marks are not rated")
 
 
 class Seating:
@@ -109,9 +130,15 @@ class Seating:
         self._closing = False
         core.followers.append(self.schedule_bots)
 
-    async def claim(self, game: Game, seat: int, name: object) -> str:
-        """Give the free human seat ``seat`` to whoever asks first; return its token."""
+    async def claim(self, game: Game, seat: int, name: object, user_id: str | None = None) -> str:
+        """Give the free human seat ``seat`` to whoever asks first; return its token.
+
+        At a rated table only an account may sit (``user_id``; ``rated_needs_account``),
+        once (``rated_one_seat``), and the seat is linked to it in the same write.
+        """
         async with game.lock:
+            if game.rated:
+                check_rated_claim(game, user_id)
             if not 0 <= seat < game.players:
                 raise ServerError("no_such_seat", 404, seat=seat)
             target = game.seats[seat]
@@ -127,6 +154,7 @@ class Seating:
                 clean_name(name, f"Player {seat + 1}"),
                 auth.hash_token(token),
                 connections=target.connections,
+                user_id=user_id if game.rated else None,
             )
 
             def sit() -> None:
@@ -195,7 +223,14 @@ class Seating:
             if game.to_move() != seat or at is None or clock.now() < at:
                 raise ServerError("not_idle", 409, seat=seat, seconds=int(clock.idle_timeout))
             updated = Seat(
-                seat, BOT, chosen, target.name, target.token_hash, True, target.connections
+                seat,
+                BOT,
+                chosen,
+                target.name,
+                target.token_hash,
+                True,
+                target.connections,
+                target.user_id,
             )
             await self.core.write(op_update_seats(game.id, [updated.record()], now=self._now()))
             game.seats[seat] = updated
@@ -211,7 +246,14 @@ class Seating:
             if not target.replaced:
                 raise ServerError("not_allowed", 409, detail="no bot is playing for you")
             updated = Seat(
-                seat, HUMAN, None, target.name, target.token_hash, False, target.connections
+                seat,
+                HUMAN,
+                None,
+                target.name,
+                target.token_hash,
+                False,
+                target.connections,
+                target.user_id,
             )
             await self.core.write(op_update_seats(game.id, [updated.record()], now=self._now()))
             game.seats[seat] = updated

@@ -30,7 +30,7 @@ from alea.server.referee import Refereeing, check_referee, new_referee
 from alea.server.rematch import Rematches
 from alea.server.retention import Retention
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
-from alea.server.seats import Seating, SeatSpec, seat_table, sit_creator
+from alea.server.seats import Seating, SeatSpec, check_rated_table, seat_table, sit_creator
 from alea.server.storage import Store
 from alea.server.tables import StorageError
 from alea.server.timecontrol import parse_time_control
@@ -157,6 +157,8 @@ class GameServer:
         as_referee: bool = False,
         chance: Any = None,
         time_control: dict[str, object] | None = None,
+        rated: bool = False,
+        user_id: str | None = None,
     ) -> Created:
         """Create a game: seats, the set-up chance events, and the creator's seat if any.
 
@@ -168,6 +170,8 @@ class GameServer:
         (:func:`alea.server.timecontrol.parse_time_control`), None: none.
         ``chance``: a ``random.Random`` for this game's chance (a tutorial's, seeded so
         that its first rolls are known), else the server's.
+        ``rated``: every human seat must be held by an account (:mod:`alea.server.ratings`);
+        the creator who sits must then be signed in as ``user_id``.
         """
         try:
             info = hosted(game_name)
@@ -177,6 +181,10 @@ class GameServer:
         control = parse_time_control(time_control)
         check_referee(info, referee, as_referee=as_referee, claim=claim)
         seats = seat_table(info, specs)
+        if rated:
+            check_rated_table(seats, referee)
+            if claim is not None and user_id is None:
+                raise ServerError("rated_needs_account", 403)
         token: str | None = None
         role = SPECTATOR_ROLE
         referee_name = ""
@@ -185,7 +193,7 @@ class GameServer:
             token, referee_token, referee_name = new_referee(name)
             role = REFEREE_ROLE
         if claim is not None:
-            token = sit_creator(seats, claim, name)
+            token = sit_creator(seats, claim, name, user_id if rated else None)
             role = PLAYER_ROLE
         game = await self.core.create(
             auth.new_game_id(),
@@ -199,5 +207,6 @@ class GameServer:
             referee_token=referee_token,
             rng=chance,
             control=control,
+            rated=rated,
         )
         return Created(game, claim, token, role)

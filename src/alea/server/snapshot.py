@@ -95,12 +95,13 @@ def info(game: Game) -> dict[str, Any]:
         "clock": clock_json(game),
         "time_control": turn_clock_json(game),
         "referee": referee_json(game),
+        "rated": game.rated,
     }
 
 
 def head(game: Game) -> dict[str, Any]:
     """The first keys every seat shares: which game, its status and version."""
-    return {"game": game.id, "status": game.status, "version": game.version}
+    return {"game": game.id, "status": game.status, "version": game.version, "rated": game.rated}
 
 
 def own(game: Game, seat: int | None) -> dict[str, Any]:

@@ -235,6 +235,7 @@ class Store:
                 name=str(r.name),
                 token_hash=r.token_hash,
                 replaced=bool(r.replaced),
+                user_id=r.user_id,
             )
             for r in rows
         ]
@@ -295,6 +296,7 @@ def _game_record(row: Any) -> GameRecord:
         referee_name=row["referee_name"],
         referee_token=row["referee_token"],
         exchange=_exchange(row["exchange"]),
+        rated=bool(row["rated"]),
     )
 
 

@@ -54,6 +54,8 @@ games_table = Table(
     Column("referee_name", String(40), nullable=True),
     Column("referee_token", String(64), nullable=True),
     Column("exchange", Text, nullable=True),
+    #: A rated table (revision 0012): every human seat held by an account.
+    Column("rated", Boolean, nullable=False, server_default=false()),
     Index("ix_games_status", "status"),
 )
 
@@ -171,6 +173,48 @@ game_clocks_table = Table(
     Column("human_seen", Float, nullable=True),
 )
 
+# Ratings (revision 0012; alea.server.rating_store reads and writes them): one openskill
+# rating per account and game kind, each rated game's change, and the guard that rates a
+# game once.
+ratings_table = Table(
+    "ratings",
+    metadata,
+    Column("user_id", String(32), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(16), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_ratings_game", "game"),
+)
+
+#: One row per rated game: written with the result, so a game is never rated twice.
+rated_games_table = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(16), nullable=False),
+    Column("rated_at", Float, nullable=False),
+)
+
+rating_history_table = Table(
+    "rating_history",
+    metadata,
+    Column("user_id", String(32), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(16), nullable=False),
+    Column("seat", Integer, nullable=False),
+    #: 1 for the winner; seats that tie share a place.
+    Column("place", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_rating_history_user_at", "user_id", "at"),
+)
+
 #: Secrets the server makes for itself on first start (the cookie-signing key).
 server_keys_table = Table(
     "server_keys",
@@ -202,6 +246,9 @@ class SeatRecord:
     name: str
     token_hash: str | None
     replaced: bool = False
+    #: The account the seat is linked to, when known at the write (a rated table's
+    #: seats are linked in the same write that seats them); None leaves it as it is.
+    user_id: str | None = None
 
 
 @dataclass
@@ -235,6 +282,8 @@ class GameRecord:
     exchange: dict[str, Any] | None = None
     #: The time control and running clock (a ``game_clocks`` row), None: no control.
     clock: ClockRecord | None = None
+    #: A rated table (every human seat held by an account; see :mod:`alea.server.ratings`).
+    rated: bool = False
 
 
 @dataclass

@@ -54,6 +54,7 @@ def op_create_game(
                 "referee_name": record.referee_name,
                 "referee_token": record.referee_token,
                 "exchange": None,
+                "rated": record.rated,
             },
         )
         conn.execute(
@@ -67,6 +68,7 @@ def op_create_game(
                     "name": s.name,
                     "token_hash": s.token_hash,
                     "replaced": s.replaced,
+                    "user_id": s.user_id,
                 }
                 for s in record.seats
             ],
@@ -205,23 +207,26 @@ def op_update_seats(
 
     def run(conn: Connection) -> None:
         for s in seats:
+            values: dict[str, Any] = {
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "replaced": s.replaced,
+            }
+            if s.user_id is not None:  # a rated table's claim links the account with it
+                values["user_id"] = s.user_id
             conn.execute(
                 update(seats_table)
                 .where(seats_table.c.game_id == game_id, seats_table.c.seat == s.seat)
-                .values(
-                    kind=s.kind,
-                    level=s.level,
-                    name=s.name,
-                    token_hash=s.token_hash,
-                    replaced=s.replaced,
-                )
+                .values(**values)
             )
-        values: dict[str, Any] = {"updated_at": updated_at}
+        game_values: dict[str, Any] = {"updated_at": updated_at}
         if status is not None:
-            values["status"] = status
+            game_values["status"] = status
         if deadline is not None:
-            values["deadline"] = deadline
-        conn.execute(update(games_table).where(games_table.c.id == game_id).values(**values))
+            game_values["deadline"] = deadline
+        conn.execute(update(games_table).where(games_table.c.id == game_id).values(**game_values))
 
     return run
 

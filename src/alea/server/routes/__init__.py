@@ -5,6 +5,7 @@
 * :mod:`.play`: a seat's state, moves, the referee's exchange, and the WebSocket;
 * :mod:`.replay`: the record of a finished game, step by step;
 * :mod:`.tutorial`: the guided first game's table;
+* :mod:`.players`: the leaderboards, players' profiles and their pages;
 * :mod:`.pages`: the browser client.
 
 :func:`alea.server.app.create_app` includes them all; each reaches the one

@@ -38,7 +38,8 @@ async def create_game(body: CreateGameIn, server: Server, request: Request) -> d
     ``referee`` (Dado Romano): ``human`` adds a referee role, which the creator
     takes with ``as_referee`` (then ``token`` is the referee's and ``role`` says so);
     the game starts when every seat and the referee role are taken.
-    A signed-in creator's seat is linked to their account.
+    A signed-in creator's seat is linked to their account. ``rated``: a rated table,
+    whose human seats only signed-in players take (``rated_needs_account``).
     """
     session = await claimant(request)
     specs = [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
@@ -64,6 +65,8 @@ async def create_game(body: CreateGameIn, server: Server, request: Request) -> d
         referee=body.referee,
         as_referee=body.as_referee,
         time_control=body.time_control,
+        rated=body.rated,
+        user_id=session.user.id if session is not None else None,
     )
     server.limits.created(client, created.game, with_bots)
     if created.seat is not None:

@@ -21,11 +21,13 @@ async def claim_seat(
 ) -> dict[str, Any]:
     """Take a free human seat; the answer holds the seat's secret token (shown once).
 
-    A signed-in player's seat is also linked to their account.
+    A signed-in player's seat is also linked to their account. At a rated table only
+    signed-in players may sit (``rated_needs_account``), one seat each (``rated_one_seat``).
     """
     game = await server.get(game_id)
     session = await claimant(request)
-    token = await server.seats.claim(game, seat, body.name)
+    user_id = session.user.id if session is not None else None
+    token = await server.seats.claim(game, seat, body.name, user_id)
     await link_claimed(request, session, game, seat)
     return {"game_id": game.id, "seat": seat, "token": token}
 

@@ -58,6 +58,10 @@ addStrings({
 // What the server said last about who is signed in: {user: {name, created_at} | null}.
 const me = { user: null, loaded: false };
 let mounted = null;
+let loading = null;
+
+/** Resolves once the server has said who is signed in (at once if it has). */
+export function accountLoaded() { return loading || Promise.resolve(me.user); }
 
 /** The signed-in user's name, or null for a guest. */
 export function accountName() { return me.user ? me.user.name : null; }
@@ -114,6 +118,8 @@ function panelHtml() {
       </form>`;
   }
   return `<h2>${esc(t("acct_signed_in_as", { name: me.user.name }))}</h2><p class="muted">${esc(t("acct_follow"))}</p>
+    <p class="acctlinks"><a href="/players/${encodeURIComponent(me.user.name)}" id="acctprofile">${esc(t("pl_your_profile"))}</a>
+      <a href="/leaderboard/iacta" id="acctleaderboard">${esc(t("pl_leaderboard"))}</a></p>
     <details id="acctpw"><summary>${esc(t("acct_change_password"))}</summary>
       <form id="pwform">
         <input type="text" name="username" autocomplete="username" value="${esc(me.user.name)}" hidden>
@@ -131,9 +137,10 @@ function panelHtml() {
 export function mountAccount(el, { changed } = {}) {
   mounted = { el, changed, open: false };
   render();
-  if (!me.loaded) loadAccount().then(render);
+  if (!me.loaded) loading = loadAccount().then((user) => { render(); return user; });
 
   el.addEventListener("click", (e) => {
+    if (e.target.closest("a[href^='/']")) { mounted.open = false; return; } // the page changes
     const b = e.target.closest("button");
     if (!b) return;
     if (b.id === "accttoggle") { mounted.open = !mounted.open; render(); }

@@ -1,9 +1,10 @@
 // Entry point: the router (lobby, game, replay), the language switch and the lobby page.
 
 import { initialLanguage, language, setLanguage, t } from "./i18n.js";
-import { accountGames, accountName, loadAccount, mountAccount, render as renderAccount } from "./account.js";
+import { accountGames, accountLoaded, accountName, loadAccount, mountAccount, render as renderAccount } from "./account.js";
 import { startDashboard } from "./dashboard.js";
 import { check as checkNotifications, setBaseTitle, startNotifications } from "./notify.js";
+import { startLeaderboard, startProfile } from "./players.js";
 import { renderBuildings, renderPlayers } from "./board.js";
 import { startGame } from "./game.js";
 import { startRomano } from "./romano.js";
@@ -35,6 +36,11 @@ function route() {
   if (m) { page = startAnyGame(root, m[1], { watch: params.has("watch"), tutorial: params.has("tutorial") }); return; }
   m = /^\/replay\/([A-Za-z0-9_-]+)\/?$/.exec(path);
   if (m) { page = startReplay(root, m[1]); return; }
+  // Players who come back: a profile, the leaderboards (js/players.js).
+  m = /^\/players\/([^/]+)\/?$/.exec(path);
+  if (m) { page = startProfile(root, decodeURIComponent(m[1])); return; }
+  m = /^\/leaderboard(?:\/([a-z]+))?\/?$/.exec(path);
+  if (m) { page = startLeaderboard(root, m[1] || "iacta"); return; }
   page = startLobby(root);
 }
 
@@ -134,6 +140,8 @@ function startLobby(el) {
             <option value="bot_move">${esc(t("tc_bot_move"))}</option>
             <option value="bot_seat">${esc(t("tc_bot_seat"))}</option></select></label></div>
         <label class="check"><input type="checkbox" id="public" checked> ${esc(t("public_game"))}</label>
+        <label class="check" id="ratedbox"><input type="checkbox" id="rated" disabled> ${esc(t("pl_rated_table"))}</label>
+        <p class="muted small" id="ratedhint">${esc(t("pl_rated_hint"))}</p>
         <button id="create" class="primary">${esc(t("create"))}</button></section>
     </div>
     <section class="card tutorialcard"><h2>${esc(t("tutorial_title"))}</h2><p>${esc(t("tutorial_text"))}</p>
@@ -179,6 +187,12 @@ function startLobby(el) {
       seatRows();
     }
   }
+  // A rated table (every human seat an account's) is offered to a signed-in creator only.
+  accountLoaded().then(() => {
+    if (!$("rated")) return;
+    $("rated").disabled = !accountName();
+    $("ratedhint").hidden = Boolean(accountName());
+  });
   seatCounts();
   seatRows();
   timeLimitField();
@@ -237,6 +251,7 @@ function startLobby(el) {
     if (name) setName(name);
     const body = { game, seats, public: isPublic, name };
     if (!quick && timeControl()) body.time_control = timeControl();
+    if (!quick && $("rated").checked) body.rated = true;
     if (game === "romano" && !quick) {
       body.time_limit = timeLimit();
       body.referee = $("referee").value;
@@ -324,6 +339,8 @@ function startLobby(el) {
       const finished = done.concat(mine.map((m) => m.game).filter((g) => g.status === "finished" && !listed.has(g.id)))
         .sort((a, b) => (b.updated_at || 0) - (a.updated_at || 0));
       $("lists").innerHTML = `<h2>${esc(t("my_games"))}</h2>${myList(mine)}` +
+        `<p class="lobbylinks"><a href="/leaderboard/iacta">${esc(t("pl_leaderboard"))}</a>${accountName()
+          ? ` · <a href="/players/${encodeURIComponent(accountName())}">${esc(t("pl_your_profile"))}</a>` : ""}</p>` +
         gameList("open_games", open, "join") + gameList("live_games", live, "watch") +
         gameList("finished_games", finished, "replay");
     } catch (err) {
@@ -348,7 +365,8 @@ function startLobby(el) {
       const what = g.status === "finished" && g.result
         ? `♛ ${esc(g.result.winners.map((w) => seatName(g.seats, w)).join(", "))}`
         : romano ? `${esc(t("round"))} ${g.round}${clockNote(g.clock)}` : `${esc(t("round"))} ${g.round}/${g.rounds}`;
-      return `<li data-game-kind="${esc(g.game || "iacta")}">${seats}<span class="gkind">${esc(t(`game_${g.game || "iacta"}`))}</span><span class="gtitle">${esc(gameTitle(g))}</span>` +
+      const rated = g.rated ? ` <span class="ratedbadge">${esc(t("pl_rated"))}</span>` : "";
+      return `<li data-game-kind="${esc(g.game || "iacta")}">${seats}<span class="gkind">${esc(t(`game_${g.game || "iacta"}`))}</span><span class="gtitle">${esc(gameTitle(g))}${rated}</span>` +
         `<span class="muted">${what}</span><a class="button small" href="${href}">${esc(t(verb))}</a></li>`;
     }).join("");
     return `<h2>${esc(t(title))}</h2>${items ? `<ul class="games">${items}</ul>` : `<p class="muted">${esc(t("no_games"))}</p>`}`;

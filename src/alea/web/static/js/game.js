@@ -158,7 +158,9 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   function renderTopbar() {
     const v = T.view;
-    $("roundinfo").innerHTML = `${esc(t("round"))} <b>${v.round}</b> ${esc(t("of"))} ${v.rounds}`;
+    // A rated table says so (its result moves the players' ratings: js/players.js).
+    const rated = T.message && T.message.rated ? ` <span class="ratedbadge">${esc(t("pl_rated"))}</span>` : "";
+    $("roundinfo").innerHTML = `${esc(t("round"))} <b>${v.round}</b> ${esc(t("of"))} ${v.rounds}${rated}`;
     let text = "";
     let cls = "";
     if (T.status === "finished") { text = t("game_over"); cls = "over"; }
