@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(store.migrate)
+        await asyncio.to_thread(server.migrate)
         await server.start()
         await accounts.start()
         if settings.tune_gc:
@@ -136,6 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "ok": True,
             "games": len(server.games),
             "database": store.engine.url.get_backend_name(),
+            "cluster": server.cluster.status() if server.cluster is not None else None,
         }
 
     for module in (lobby, seats, play, replay, analysis_routes, score, tutorial, account_routes):

@@ -177,4 +177,4 @@ class Refereeing:
             await self.core.write(op_set_exchange(game.id, exchange))
             game.exchange = exchange
             game.updated_at = self.core.clock.now()
-            game.changed()
+            self.core.notify(game)  # connections here, and the other processes

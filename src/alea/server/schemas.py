@@ -252,3 +252,6 @@ class Health(BaseModel):
     ok: bool
     games: int
     database: str
+    #: With several processes (``--redis-url``): this one's name, leases held, fan-out
+    #: counters and bot moves; None for a single process.
+    cluster: dict[str, Any] | None = None

@@ -19,6 +19,7 @@ from typing import Any
 from alea.server import auth
 from alea.server.botpool import BotPool
 from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
+from alea.server.cluster import Cluster, check_database, migrate_locked
 from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.errors import ServerError
@@ -72,6 +73,11 @@ class GameServer:
             poll=settings.retention_poll,
         )
         self.limits = CreationLimits(settings.create_rate, settings.bot_tables_per_client)
+        check_database(store.url, settings.redis_url)
+        #: This process's part in a service of several (None: it is the only one).
+        self.cluster = (
+            Cluster(self, settings.redis_url, settings.redis_prefix) if settings.redis_url else None
+        )
 
     @property
     def games(self) -> dict[str, Game]:
@@ -86,10 +92,20 @@ class GameServer:
 
     # ------------------------------------------------------------ life cycle
 
+    def migrate(self) -> None:
+        """Create or upgrade the schema (blocking); one process at a time when several
+        start together."""
+        if self.cluster is not None:
+            migrate_locked(self.store.engine)
+        else:
+            self.store.migrate()
+
     async def start(self) -> None:
         """Start the writer, rebuild every game being played from its log, watch the
         deadlines. Open games are loaded when someone asks for them."""
         self.store.start()
+        if self.cluster is not None:
+            await self.cluster.start()
         records = await asyncio.to_thread(self.store.load_active)
         for record in records:
             try:
@@ -103,7 +119,7 @@ class GameServer:
                 # Never happens with logs this server wrote (chance is committed with the
                 # action before it), but a log cut short by hand must not hang the game.
                 await self.core.advance_chance(game)
-            self.core.notify(game)
+            self.core.notify(game, announce=False)
         self.core.deadlines.start()
         self.retention.start()
         log.info("rebuilt %d unfinished games", len(records))
@@ -111,6 +127,8 @@ class GameServer:
     async def stop(self) -> None:
         """Stop the deadline watcher and the bots, close connections and flush the store."""
         await self.seats.stop()  # first, so that nothing starts a bot loop any more
+        if self.cluster is not None:
+            await self.cluster.stop()  # the leases go now: another process carries on
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
         for game in self.games.values():
