@@ -19,19 +19,30 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sqlalchemy import Engine, select
 
 from alea.game import IllegalActionError
+from alea.server.clock import Clock
 from alea.server.room import FINISHED, Game, Seat
-from alea.server.storage import _game_record
+from alea.server.storage import Store, _game_record
 from alea.server.tables import GameRecord, SeatRecord, events_table, games_table, seats_table
 
-if TYPE_CHECKING:
-    from alea.server.core import Core
-
 log = logging.getLogger("alea.server.cluster")
+
+
+class Core(Protocol):
+    """What a catch-up needs of :class:`alea.server.core.Core` (which imports this module)."""
+
+    store: Store
+    clock: Clock
+
+    async def rebuild_from_store(self, game: Game) -> None: ...
+
+    def remember_finished(self, game_id: str) -> None: ...
+
+    def notify(self, game: Game, *, announce: bool = True) -> None: ...
 
 
 @dataclass

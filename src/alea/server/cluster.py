@@ -39,18 +39,18 @@ import logging
 import os
 import secrets
 import socket
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Engine, exists, or_, select, text
 
 from alea.server import catchup
+from alea.server.config import Settings
+from alea.server.core import Core
 from alea.server.fanout import Fanout
 from alea.server.leases import Leases
 from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, Game
+from alea.server.seats import Seating
 from alea.server.tables import games_table, migrate, seats_table
-
-if TYPE_CHECKING:
-    from alea.server.service import GameServer
 
 log = logging.getLogger("alea.server.cluster")
 
@@ -61,6 +61,16 @@ MIGRATION_LOCK = 0x616C6561  # "alea"
 TAKE_PER_SWEEP = 200
 #: Every this many sweeps, the stored versions of the games in memory are compared.
 DRIFT_EVERY = 3
+
+
+class GameServer(Protocol):
+    """What the cluster needs of :class:`alea.server.service.GameServer` (which makes it)."""
+
+    settings: Settings
+    core: Core
+    seats: Seating
+
+    async def get(self, game_id: str) -> Game: ...
 
 
 class ClusterRefused(ValueError):
