@@ -51,11 +51,16 @@ class GameLog:
     game_id: str
     acked: list[tuple[int, str]] = field(default_factory=list)
     finished: bool = False
+    #: When the action made at each version was sent (the other seats time its arrival).
+    sent_at: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    #: From a move's sending to the update showing it at each *other* seat's socket
+    #: (with several processes, about half of those sockets are at another process).
+    others: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     sent: int = 0
     acked: int = 0
@@ -92,6 +97,7 @@ class Player:
         self.pending_version: int | None = None
         self.unacked = 0
         self.sent_at = 0.0
+        self.seen = -1
 
     async def run(self) -> None:
         async with websockets.connect(self.url, max_size=2**22, ping_interval=None) as ws:
@@ -102,6 +108,13 @@ class Player:
                 kind = msg["type"]
                 if kind == "update":
                     version = msg["version"]
+                    now = time.perf_counter()
+                    if self.seen >= 0 and self.pending_version is None:
+                        for v in range(self.seen, version):
+                            sent = self.game.sent_at.get(v)
+                            if sent is not None:
+                                self.stats.others.append(now - sent)
+                    self.seen = max(self.seen, version)
                     if self.pending_version is not None and version > self.pending_version:
                         self.stats.latencies.append(time.perf_counter() - self.sent_at)
                         self.pending_version = None
@@ -132,6 +145,7 @@ class Player:
         action = self.rng.choice(legal)
         self.pending_version = version
         self.sent_at = time.perf_counter()
+        self.game.sent_at[version] = self.sent_at
         self.stats.sent += 1
         self.unacked += 1
         await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
@@ -237,6 +251,7 @@ async def drive(
     gc.set_threshold(10_000, 50, 100)
     await asyncio.sleep(args.warmup)
     stats.latencies.clear()
+    stats.others.clear()
     sent0, t_start = stats.sent, time.perf_counter()
     cpu0 = sum(cpu_seconds(pid) for pid in server_pids)
     await asyncio.sleep(args.duration)
@@ -345,6 +360,12 @@ def main() -> None:
     print(f"latency median     {statistics.median(lat):8.1f} ms" if lat else "no latencies")
     print(f"latency p99        {percentile(lat, 0.99):8.1f} ms")
     print(f"latency max        {max(lat, default=float('nan')):8.1f} ms")
+    others = [x * 1000 for x in stats.others]
+    if others:
+        print(
+            f"to the other seats median {statistics.median(others):.1f} ms, "
+            f"p99 {percentile(others, 0.99):.1f} ms (move sent -> update at each other seat)"
+        )
     print(f"actions sent       {stats.sent:8d}   acknowledged {stats.acked}")
     print(f"games finished     {sum(g.finished for g in logs):8d}")
     print(f"errors             {len(stats.errors):8d}   {stats.errors[:3]}")

@@ -98,6 +98,10 @@ class Service:
         for proc in self.processes:
             with contextlib.suppress(Exception):
                 proc.stop()
+        for number, proc in enumerate(self.processes):
+            text = "".join(proc.output)
+            if "Traceback" in text or "ERROR" in text:  # shown with a failing test's output
+                print(f"--- process {number} said:\n{text[-6000:]}")
         with contextlib.suppress(Exception):
             import redis
 

@@ -86,6 +86,20 @@ def load_since(engine: Engine, game_id: str, start: int) -> Stored | None:
         )
 
 
+def load_record(engine: Engine, game_id: str) -> GameRecord | None:
+    """One game with its seats and every event up to its stored version (blocking).
+
+    Unlike a plain read of the row and then the events, an append another process
+    commits between the two reads is left out rather than making the log look longer
+    than the version (which a rebuild refuses).
+    """
+    stored = load_since(engine, game_id, 0)
+    if stored is None:
+        return None
+    stored.record.events = [event for _, event, _ in stored.events]
+    return stored.record
+
+
 def apply_stored(game: Game, stored: Stored, now: float) -> bool | None:
     """Bring ``game`` up to ``stored`` (the game's lock held). True if anything changed;
     None if the stored log does not continue the one in memory (rebuild it instead)."""

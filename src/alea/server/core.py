@@ -112,7 +112,7 @@ class Core:
                 async with game.lock:
                     await catchup.catch_up(self, game)
             return game
-        record = await asyncio.to_thread(self.store.load_game, game_id)
+        record = await asyncio.to_thread(catchup.load_record, self.store.engine, game_id)
         if record is None:
             raise ServerError("no_such_game", 404, game=game_id)
         game = self.games.get(game_id)  # loaded meanwhile by someone else?
@@ -207,7 +207,7 @@ class Core:
 
     async def rebuild_from_store(self, game: Game) -> None:
         """Replace ``game``'s state with the stored one, replaying its whole log."""
-        record = await asyncio.to_thread(self.store.load_game, game.id)
+        record = await asyncio.to_thread(catchup.load_record, self.store.engine, game.id)
         if record is None:
             return
         fresh = self.rebuild(record)
