@@ -86,6 +86,8 @@ def test_seats_moves_and_lobby_are_one_service(tmp_path: Path) -> None:
         health = [svc.health(p)["cluster"] for p in (a, b)]
         assert all(h["subscribed"] for h in health), health
         assert all(h["heard"] > 0 and h["announced"] > 0 for h in health), health
+        # Moves reached the other process in the announcement itself (no read of the log).
+        assert sum(h["appended"] for h in health) > 0, health
 
 
 async def play_across(

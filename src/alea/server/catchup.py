@@ -42,7 +42,7 @@ class Core(Protocol):
 
     def remember_finished(self, game_id: str) -> None: ...
 
-    def notify(self, game: Game, *, announce: bool = True) -> None: ...
+    def notify(self, game: Game, *, announce: bool = True, start: int | None = None) -> None: ...
 
 
 @dataclass
@@ -171,6 +171,32 @@ def apply_stored(game: Game, stored: Stored, now: float) -> bool | None:
         changed = True
     game.updated_at = record.updated_at
     return changed
+
+
+def apply_heard(
+    game: Game, start: int, events: list[str], actors: list[int | None], now: float
+) -> bool:
+    """Append the events another process announced it stored at ``start`` (lock held).
+
+    The announcement saves the read of the log: the engine checks the events as a
+    catch-up would. False if they do not continue memory (then read the log instead).
+    """
+    if start != game.version or not events or len(actors) != len(events):
+        return False
+    new = game.state.clone()
+    try:
+        for event in events:
+            new.apply(event)
+    except (IllegalActionError, ValueError, KeyError):
+        return False
+    game.state = new
+    game.actors.extend(actors)
+    game.turn_since = now
+    game.updated_at = now
+    if new.is_terminal():
+        game.status = FINISHED
+        game.result = new.result()
+    return True
 
 
 async def catch_up(core: Core, game: Game) -> bool:

@@ -168,6 +168,7 @@ class Cluster:
         self._sweeper: asyncio.Task[None] | None = None
         #: Catch-ups that changed a game, and games taken over from another process.
         self.caught_up = 0
+        self.appended = 0
         self.taken = 0
         core = server.core
         core.shared = True
@@ -211,6 +212,7 @@ class Cluster:
             "announced": self.fanout.sent,
             "heard": self.fanout.received,
             "caught_up": self.caught_up,
+            "appended": self.appended,
             "taken_over": self.taken,
             "bot_moves": self.server.seats.bot_moves,
             "bot_stale": self.server.seats.bot_stale,
@@ -223,12 +225,22 @@ class Cluster:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _announce(self, game: Game) -> None:
-        self.fanout.announce(game.id)
+    def _announce(self, game: Game, start: int | None) -> None:
+        if start is not None and game.version > start:
+            events = [str(e) for e in game.state.history[start:]]
+            self.fanout.announce(game.id, start, events, list(game.actors[start:]))
+        else:
+            self.fanout.announce(game.id)
         if game.status == FINISHED and self.leases.holds(game.id):
             self._spawn(self.leases.release(game.id))
 
-    def _heard(self, game_id: str) -> None:
+    def _heard(
+        self,
+        game_id: str,
+        start: int | None = None,
+        events: list[str] | None = None,
+        actors: list[int | None] | None = None,
+    ) -> None:
         """Another process changed ``game_id``: catch it up if it is in memory here."""
         if game_id not in self.core.games:
             return
@@ -236,10 +248,23 @@ class Cluster:
             self._catching[game_id] = True
             return
         self._catching[game_id] = False
-        self._spawn(self._catch_up(game_id))
+        self._spawn(self._catch_up(game_id, start, events, actors))
 
-    async def _catch_up(self, game_id: str) -> None:
+    async def _catch_up(
+        self,
+        game_id: str,
+        start: int | None = None,
+        events: list[str] | None = None,
+        actors: list[int | None] | None = None,
+    ) -> None:
         try:
+            game = self.core.games.get(game_id)
+            if game is not None and start is not None and events and actors is not None:
+                if await self._append(game, start, events, actors) and not self._catching.get(
+                    game_id
+                ):
+                    return  # the announcement said it all: no read of the log
+                self._catching[game_id] = False
             while True:
                 game = self.core.games.get(game_id)
                 if game is None:
@@ -254,6 +279,21 @@ class Cluster:
             log.exception("game %s: catching up failed (the sweep tries again)", game_id)
         finally:
             self._catching.pop(game_id, None)
+
+    async def _append(
+        self, game: Game, start: int, events: list[str], actors: list[int | None]
+    ) -> bool:
+        """Append announced events to ``game``; False if the log must be read instead."""
+        async with game.lock:
+            if game.version >= start + len(events):
+                return True  # already known (caught up another way)
+            if not catchup.apply_heard(game, start, events, actors, self.core.clock.now()):
+                return False
+            self.appended += 1
+            if game.status == FINISHED:
+                self.core.remember_finished(game.id)
+            self.core.notify(game, announce=False)
+            return True
 
     def _catch_up_all(self) -> None:
         """Subscribed (again): messages may have been missed, so catch every game up."""

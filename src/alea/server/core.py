@@ -91,7 +91,8 @@ class Core:
         self.followers: list[Callable[[Game], None]] = []
         #: Called after every change this process commits (not one it caught up with):
         #: the fan-out to the other processes subscribes (:mod:`alea.server.cluster`).
-        self.announcers: list[Callable[[Game], None]] = []
+        #: Each gets the game and, for appended events, the log index of the first new one.
+        self.announcers: list[Callable[[Game, int | None], None]] = []
         #: True when other processes share the database (``Settings.redis_url``): games in
         #: memory are then caught up from the stored log before they are trusted.
         self.shared = False
@@ -233,16 +234,17 @@ class Core:
             log.error("storage error: %s", err)
             raise ServerError("storage_error", 503) from None
 
-    def notify(self, game: Game, *, announce: bool = True) -> None:
+    def notify(self, game: Game, *, announce: bool = True, start: int | None = None) -> None:
         """``game`` changed: wake its connections, the deadline watcher and the bot loop;
-        with ``announce``, tell the other processes too (a change committed here)."""
+        with ``announce``, tell the other processes too (a change committed here; ``start``:
+        the log index of the first event it appended, if it appended any)."""
         game.changed()
         self.track_deadline(game)
         for follower in self.followers:
             follower(game)
         if announce:
             for announcer in self.announcers:
-                announcer(game)
+                announcer(game, start)
 
     async def write_seats(self, game: Game, op: Write) -> None:
         """Commit a change of who sits where, made on what memory shows of ``game``.
@@ -387,7 +389,7 @@ class Core:
             game.status = status
             game.result = result
             self.remember_finished(game.id)
-        self.notify(game)
+        self.notify(game, start=start)
 
     async def advance_chance(self, game: Game) -> None:
         """Draw and commit the chance events a game waits for (never after this server's

@@ -1,12 +1,16 @@
 """Fan-out: every process hears of every change of a game, through Redis pub/sub.
 
 A change committed by one process is announced on the channel
-``{prefix}:games`` as ``"<process> <game id>"``; each process subscribed to it
-catches that game up from the stored log (:mod:`alea.server.catchup`) if it has
-it in memory, and its connections then get their updates as for a change of
-their own. The message carries no game data: the log stays the one source of
-truth, and a message lost or late costs only time. Announcements are queued
-and sent by one task, pipelined, so committing never waits for Redis.
+``{prefix}:games`` as JSON: the process, the game id and, for appended events,
+the index of the first and the events with their actors, exactly as stored.
+Each process subscribed to it that has the game in memory appends those events
+(the engine checks them) if they continue its copy, and otherwise catches the
+game up from the stored log (:mod:`alea.server.catchup`); a change of seats
+always reads the log. Its connections then get their updates as for a change of
+their own. The log stays the one source of truth: a message lost, late or out
+of order costs only time (and a read). Announcements are queued and sent by one
+task, pipelined, so committing never waits for Redis. The events include hidden
+chance outcomes, as the database does: Redis is as private as PostgreSQL.
 
 A process that may have missed messages (its subscription dropped: Redis
 restarted, a network blip) catches up every game in memory as soon as it is
@@ -18,9 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
+
+#: What a process heard: the game id, and the appended events' first index, events and
+#: actors (None, None, None: read the log).
+Heard = Callable[[str, int | None, list[str] | None, list[int | None] | None], None]
 
 log = logging.getLogger("alea.server.cluster")
 
@@ -36,7 +45,7 @@ class Fanout:
         redis: Any,
         channel: str,
         origin: str,
-        heard: Callable[[str], None],
+        heard: Heard,
         resubscribed: Callable[[], None],
     ) -> None:
         self.redis = redis
@@ -44,16 +53,25 @@ class Fanout:
         self.origin = origin
         self.heard = heard
         self.resubscribed = resubscribed
-        self._queue: asyncio.Queue[str] = asyncio.Queue()
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         #: Announcements sent and heard (for tests and the health check).
         self.sent = 0
         self.received = 0
         self.subscribed = asyncio.Event()
 
-    def announce(self, game_id: str) -> None:
+    def announce(
+        self,
+        game_id: str,
+        start: int | None = None,
+        events: list[str] | None = None,
+        actors: list[int | None] | None = None,
+    ) -> None:
         """Queue the news that ``game_id`` changed here (never blocks)."""
-        self._queue.put_nowait(game_id)
+        message: dict[str, Any] = {"o": self.origin, "g": game_id}
+        if start is not None and events:
+            message.update(s=start, e=events, a=actors)
+        self._queue.put_nowait(message)
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -73,10 +91,10 @@ class Fanout:
     async def _send(self) -> None:
         while True:
             first = await self._queue.get()
-            ids = [first]
-            while not self._queue.empty() and len(ids) < BATCH:
-                ids.append(self._queue.get_nowait())
-            messages = [f"{self.origin} {g}" for g in dict.fromkeys(ids)]
+            queued = [first]
+            while not self._queue.empty() and len(queued) < BATCH:
+                queued.append(self._queue.get_nowait())
+            messages = [json.dumps(m, separators=(",", ":")) for m in queued]
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for message in messages:
@@ -100,10 +118,15 @@ class Fanout:
                         continue
                     data = message["data"]
                     text = data.decode() if isinstance(data, bytes) else str(data)
-                    origin, _, game_id = text.partition(" ")
-                    if origin != self.origin and game_id:
+                    try:
+                        found = json.loads(text)
+                        origin, game_id = found["o"], str(found["g"])
+                    except (ValueError, KeyError, TypeError):
+                        log.warning("fan-out message not understood: %.80s", text)
+                        continue
+                    if origin != self.origin:
                         self.received += 1
-                        self.heard(game_id)
+                        self.heard(game_id, found.get("s"), found.get("e"), found.get("a"))
             except asyncio.CancelledError:
                 raise
             except Exception as err:
