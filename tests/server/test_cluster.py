@@ -9,6 +9,7 @@ other refused as stale and both clients told the truth), and the lobby is one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import subprocess
 import sys
@@ -173,3 +174,38 @@ def test_two_actions_at_two_processes_at_once(tmp_path: Path) -> None:
         claimed = httpx.post(f"{b.base}/api/games/{game_id}/seats/1/claim", json={"name": "S1"})
         tokens = [created["token"], claimed.json()["token"]]
         asyncio.run(race_rounds((a.base, a.ws_base, b.ws_base), tokens, game_id))
+
+
+async def take_over_twice(ws_a: str, ws_b: str, game_id: str, tokens: list[str]) -> list[Any]:
+    """Seats 1 and 2, at two processes, hand the idle seat 0 to a bot at the same moment."""
+    first = await connect(ws_a, game_id, tokens[1])
+    second = await connect(ws_b, game_id, tokens[2])
+    await asyncio.sleep(1.5)  # seat 0 has been idle past --idle-timeout at both
+    message = {"type": "takeover", "seat": 0, "level": "easy"}
+    await asyncio.gather(first.send(message), second.send(message))
+    errors: list[Any] = []
+    for client in (first, second):
+        with contextlib.suppress(TimeoutError):
+            errors.append(await client.until(lambda m: m["type"] == "error", timeout=3))
+    for client in (first, second):
+        await client.close()
+    return errors
+
+
+def test_an_idle_seat_is_taken_over_once(tmp_path: Path) -> None:
+    with service(tmp_path, 2, "--idle-timeout", "0.5", "--bot-delay", "0.05") as svc:
+        a, b = svc.processes
+        created = create_game(a.base, [{"kind": "human"}] * 3, name="S0")
+        game_id = created["game"]["id"]
+        tokens = [created["token"]]
+        for seat, proc in ((1, b), (2, a)):
+            claimed = httpx.post(f"{proc.base}/api/games/{game_id}/seats/{seat}/claim", json={})
+            tokens.append(claimed.json()["token"])
+        assert httpx.get(f"{b.base}/api/games/{game_id}").json()["status"] == "active"
+        errors = asyncio.run(take_over_twice(a.ws_base, b.ws_base, game_id, tokens))
+        # One takeover is stored; the other, decided again on the caught-up table, is refused.
+        assert len(errors) == 1, errors
+        assert errors[0]["code"] in ("not_human_seat", "not_idle"), errors
+        for proc in (a, b):
+            seat = httpx.get(f"{proc.base}/api/games/{game_id}").json()["seats"][0]
+            assert seat["kind"] == "bot" and seat["replaced"], seat
