@@ -27,7 +27,14 @@ from alea.game import IllegalActionError
 from alea.server.clock import Clock
 from alea.server.room import FINISHED, Game, Seat
 from alea.server.storage import Store, _game_record
-from alea.server.tables import GameRecord, SeatRecord, events_table, games_table, seats_table
+from alea.server.tables import (
+    GameRecord,
+    SeatRecord,
+    StorageError,
+    events_table,
+    games_table,
+    seats_table,
+)
 
 log = logging.getLogger("alea.server.cluster")
 
@@ -96,6 +103,8 @@ def load_record(engine: Engine, game_id: str) -> GameRecord | None:
     stored = load_since(engine, game_id, 0)
     if stored is None:
         return None
+    if [idx for idx, _, _ in stored.events] != list(range(len(stored.events))):
+        raise StorageError(f"game {game_id}: the stored event log has gaps")
     stored.record.events = [event for _, event, _ in stored.events]
     return stored.record
 
