@@ -9,6 +9,12 @@ stored log against what the clients sent and had acknowledged.
 
     python bench/server_load.py --games 200 --players 4 --duration 60
 
+Several processes sharing PostgreSQL and Redis, behind nginx (docs/deploy.md): the
+clients know only nginx's address, the CPU printed is every process's together.
+
+    python bench/server_load.py --games 200 --processes 2 --via-nginx \
+        --database-url postgresql+psycopg://postgres@127.0.0.1/test --redis-url redis://127.0.0.1/0
+
 Only loopback traffic; every loop is bounded by ``--duration`` (plus a short drain).
 """
 
@@ -18,7 +24,9 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import random
+import secrets
 import signal
 import statistics
 import subprocess
@@ -33,7 +41,7 @@ import httpx
 import websockets
 from sqlalchemy import create_engine, text
 
-from serving import start_alea_server
+from serving import start_alea_server, start_nginx
 
 
 @dataclass
@@ -43,11 +51,16 @@ class GameLog:
     game_id: str
     acked: list[tuple[int, str]] = field(default_factory=list)
     finished: bool = False
+    #: When the action made at each version was sent (the other seats time its arrival).
+    sent_at: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    #: From a move's sending to the update showing it at each *other* seat's socket
+    #: (with several processes, about half of those sockets are at another process).
+    others: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     sent: int = 0
     acked: int = 0
@@ -84,6 +97,7 @@ class Player:
         self.pending_version: int | None = None
         self.unacked = 0
         self.sent_at = 0.0
+        self.seen = -1
 
     async def run(self) -> None:
         async with websockets.connect(self.url, max_size=2**22, ping_interval=None) as ws:
@@ -94,6 +108,13 @@ class Player:
                 kind = msg["type"]
                 if kind == "update":
                     version = msg["version"]
+                    now = time.perf_counter()
+                    if self.seen >= 0 and self.pending_version is None:
+                        for v in range(self.seen, version):
+                            sent = self.game.sent_at.get(v)
+                            if sent is not None:
+                                self.stats.others.append(now - sent)
+                    self.seen = max(self.seen, version)
                     if self.pending_version is not None and version > self.pending_version:
                         self.stats.latencies.append(time.perf_counter() - self.sent_at)
                         self.pending_version = None
@@ -124,6 +145,7 @@ class Player:
         action = self.rng.choice(legal)
         self.pending_version = version
         self.sent_at = time.perf_counter()
+        self.game.sent_at[version] = self.sent_at
         self.stats.sent += 1
         self.unacked += 1
         await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
@@ -207,7 +229,7 @@ def verify(database_url: str, logs: list[GameLog]) -> tuple[int, int, int]:
 
 
 async def drive(
-    args: argparse.Namespace, base: str, server_pid: int | None = None
+    args: argparse.Namespace, base: str, server_pids: tuple[int, ...] = ()
 ) -> tuple[Stats, list[GameLog], float]:
     ws_base = base.replace("http://", "ws://")
     t0 = time.perf_counter()
@@ -229,16 +251,17 @@ async def drive(
     gc.set_threshold(10_000, 50, 100)
     await asyncio.sleep(args.warmup)
     stats.latencies.clear()
+    stats.others.clear()
     sent0, t_start = stats.sent, time.perf_counter()
-    cpu0 = cpu_seconds(server_pid) if server_pid else float("nan")
+    cpu0 = sum(cpu_seconds(pid) for pid in server_pids)
     await asyncio.sleep(args.duration)
     elapsed = time.perf_counter() - t_start
     measured = stats.sent - sent0
-    if server_pid:
-        used = cpu_seconds(server_pid) - cpu0
+    if server_pids:
+        used = sum(cpu_seconds(pid) for pid in server_pids) - cpu0
         print(
-            f"server CPU         {used / elapsed * 100:8.1f} % of one core, "
-            f"{used / max(measured, 1) * 1000:.2f} ms per action"
+            f"server CPU         {used / elapsed * 100:8.1f} % of one core "
+            f"({len(server_pids)} process(es)), {used / max(measured, 1) * 1000:.2f} ms per action"
         )
     stop.set()
     # Let actions in flight be answered (bounded), then close everything.
@@ -271,9 +294,22 @@ def main() -> None:
     parser.add_argument(
         "--url", default=None, help="use a server already running there (with --database-url)"
     )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes (more than 1: --via-nginx)"
+    )
+    parser.add_argument(
+        "--via-nginx", action="store_true", help="put Debian's nginx in front of the processes"
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=os.environ.get("ALEA_REDIS_URL"),
+        help="Redis shared by the processes (needed with --processes above 1)",
+    )
     args = parser.parse_args()
-    if args.duration > 600 or args.games > 2000:
-        raise SystemExit("bounded benchmark: at most 600 s and 2000 games")
+    if args.duration > 600 or args.games > 2000 or not 1 <= args.processes <= 8:
+        raise SystemExit("bounded benchmark: at most 600 s, 2000 games and 8 processes")
+    if args.processes > 1 and not (args.via_nginx and args.redis_url and args.database_url):
+        raise SystemExit("--processes above 1 needs --via-nginx, --redis-url and --database-url")
     try:
         import uvloop
 
@@ -285,28 +321,51 @@ def main() -> None:
         if args.url:
             stats, logs, rate = asyncio.run(drive(args, args.url.rstrip("/")))
         else:
-            extra = ("--ws", args.ws) if args.ws else ()
-            proc, base = start_server(url, Path(tmp), args.sqlite_synchronous, *extra)
+            extra: tuple[str, ...] = ("--ws", args.ws) if args.ws else ()
+            if args.redis_url and args.processes > 1:
+                prefix = f"bench-{secrets.token_hex(4)}"
+                extra = (*extra, "--redis-url", args.redis_url, "--redis-prefix", prefix)
+            procs: list[Any] = []
+            lb: Any = None
             try:
-                stats, logs, rate = asyncio.run(drive(args, base, proc.pid))
+                for _ in range(args.processes):
+                    procs.append(start_server(url, Path(tmp), args.sqlite_synchronous, *extra))
+                base = procs[0][1]
+                if args.via_nginx:
+                    lb, base = start_nginx(tmp, [b for _, b in procs])
+                    print(f"nginx at {base} in front of {len(procs)} process(es)")
+                pids = tuple(p.pid for p, _ in procs)
+                stats, logs, rate = asyncio.run(drive(args, base, pids))
             finally:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+                if lb is not None:
+                    lb.terminate()
+                    lb.wait(timeout=10)
+                for proc, _ in procs:
+                    proc.send_signal(signal.SIGINT)
+                for proc, _ in procs:
+                    try:
+                        proc.wait(timeout=30)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
         checked, lost, phantom = verify(url, logs)
     lat = [x * 1000 for x in stats.latencies]
     print(
         f"games {args.games} x {args.players} players, {args.duration:.0f} s measured, "
         f"think time mean {args.think} s, SQLite synchronous={args.sqlite_synchronous}"
         if url.startswith("sqlite")
-        else f"games {args.games}, database {url.split(':')[0]}"
+        else f"games {args.games}, database {url.split(':')[0]}, {args.processes} process(es)"
+        + (" behind nginx" if args.via_nginx else "")
     )
     print(f"actions/s          {rate:8.1f}")
     print(f"latency median     {statistics.median(lat):8.1f} ms" if lat else "no latencies")
     print(f"latency p99        {percentile(lat, 0.99):8.1f} ms")
     print(f"latency max        {max(lat, default=float('nan')):8.1f} ms")
+    others = [x * 1000 for x in stats.others]
+    if others:
+        print(
+            f"to the other seats median {statistics.median(others):.1f} ms, "
+            f"p99 {percentile(others, 0.99):.1f} ms (move sent -> update at each other seat)"
+        )
     print(f"actions sent       {stats.sent:8d}   acknowledged {stats.acked}")
     print(f"games finished     {sum(g.finished for g in logs):8d}")
     print(f"errors             {len(stats.errors):8d}   {stats.errors[:3]}")

@@ -49,3 +49,75 @@ def start_alea_server(
             break
     proc.kill()
     raise SystemExit("the server did not start")
+
+
+NGINX_CONF = """
+worker_processes 1;
+daemon off;
+{user}
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 16384; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    map $http_upgrade $connection_upgrade {{
+        default upgrade;
+        ''      close;
+    }}
+    upstream alea {{
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://alea;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_read_timeout 3600s;
+            proxy_next_upstream error timeout http_502 http_503;
+        }}
+    }}
+}}
+"""
+
+
+def start_nginx(tmp: str, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+    """Debian's nginx in the foreground in front of ``upstreams`` (the configuration of
+    docs/deploy.md), its pid, config and logs in ``tmp``: its process and base URL."""
+    import os
+    import shutil
+    import socket
+    from pathlib import Path
+
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(binary).exists():
+        raise SystemExit("--via-nginx needs nginx (apt-get install nginx)")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    servers = "\n".join(f"        server {u.removeprefix('http://')};" for u in upstreams)
+    user = "user root;" if os.geteuid() == 0 else ""
+    conf = Path(tmp) / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(user=user, tmp=tmp, servers=servers, port=port))
+    proc = subprocess.Popen(
+        [binary, "-p", tmp, "-c", str(conf), "-e", f"{tmp}/error.log"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 20
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("nginx did not start")

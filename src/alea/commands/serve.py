@@ -3,6 +3,8 @@
 The first command of the README: it needs no other service. The database is
 ``alea.sqlite`` in ``--data-dir`` (default: the current directory) unless
 ``--database-url`` names another (``postgresql+psycopg://user@host/db``).
+With ``--redis-url`` (and PostgreSQL) it is one of several processes serving
+the same games (docs/deploy.md); SQLite serves one process only.
 """
 
 from __future__ import annotations
@@ -102,6 +104,19 @@ def register(app: typer.Typer) -> None:
             help="The address players reach this server at (https://alea.example), for "
             "the links in e-mail; e-mail needs it.",
         ),
+        redis_url: str | None = typer.Option(
+            None,
+            "--redis-url",
+            envvar="ALEA_REDIS_URL",
+            help="Redis shared by several processes on one PostgreSQL database (fan-out and "
+            "leases; see docs/deploy.md). Default: this process is the only one.",
+        ),
+        redis_prefix: str = typer.Option(
+            "alea",
+            "--redis-prefix",
+            envvar="ALEA_REDIS_PREFIX",
+            help="Prefix of the Redis keys and channel (services sharing one Redis differ).",
+        ),
     ) -> None:
         """Start the game server and print its URL (Ctrl-C stops it)."""
         import socket
@@ -109,11 +124,17 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from alea.server import Settings, create_app
+        from alea.server.cluster import ClusterRefused, check_database
         from alea.server.config import default_database_url
 
         directory = Path(data_dir)
         directory.mkdir(parents=True, exist_ok=True)
         url = database_url or default_database_url(directory.resolve())
+        try:
+            check_database(url, redis_url)
+        except ClusterRefused as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(2) from None
         settings = Settings(
             database_url=url,
             bot_delay=bot_delay,
@@ -133,6 +154,8 @@ def register(app: typer.Typer) -> None:
             smtp_url=smtp_url,
             mail_from=mail_from,
             public_url=public_url,
+            redis_url=redis_url or None,
+            redis_prefix=redis_prefix,
         )
         if smtp_url:
             from alea.server.mailer import parse_smtp_url
@@ -159,6 +182,8 @@ def register(app: typer.Typer) -> None:
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"Alea Iacta Est server: http://{shown}:{bound}/  (open it in a browser)")
         typer.echo(f"database: {_safe(url)}")
+        if redis_url:
+            typer.echo(f"one of several processes: Redis {_safe_redis(redis_url)}")
         typer.echo("Ctrl-C stops the server; games continue where they were when it restarts.")
         config = uvicorn.Config(
             create_app(settings),
@@ -172,6 +197,16 @@ def register(app: typer.Typer) -> None:
             timeout_graceful_shutdown=5,
         )
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def _safe_redis(url: str) -> str:
+    """The Redis URL without its password, for printing."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}{parts.path}"
 
 
 def _safe(url: str) -> str:

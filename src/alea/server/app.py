@@ -91,7 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(store.migrate)
+        await asyncio.to_thread(server.migrate)
         await server.start()
         await accounts.start()
         mailer.start()
@@ -158,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "ok": True,
             "games": len(server.games),
             "database": store.engine.url.get_backend_name(),
+            "cluster": server.cluster.status() if server.cluster is not None else None,
         }
 
     for module in (

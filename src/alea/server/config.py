@@ -149,3 +149,15 @@ class Settings:
     public_url: str | None = None
     #: Seconds a turn-based turn waits before its "your turn" mail (none if taken by then).
     notify_delay: float = 60.0
+    # -- several processes, one service (see docs/deploy.md)
+    #: Redis, shared by every process serving the same PostgreSQL database: fan-out of
+    #: changes and leases of timed work. None: this process is the only one (the default).
+    redis_url: str | None = None
+    #: Prefix of every Redis key and channel: services sharing one Redis keep apart.
+    redis_prefix: str = "alea"
+    #: Seconds a lease on a game's timed work (bots, time limit) lasts unless renewed: when
+    #: its process dies, another takes the game over within about this long.
+    lease_ttl: float = 3.0
+    #: Seconds between two sweeps: lease renewal, taking over orphaned games, and the
+    #: comparison of stored versions with memory.
+    cluster_sweep: float = 1.0

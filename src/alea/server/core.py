@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from alea.game import AnyState, GameInfo, IllegalActionError
+from alea.server import catchup, writelock
 from alea.server.auth import is_game_id
 from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
@@ -105,6 +106,16 @@ class Core:
         #: Called (lock held) after every change that may give someone a decision:
         #: the bot loop subscribes (see :mod:`alea.server.seats`).
         self.followers: list[Callable[[Game], None]] = []
+        #: Called after every change this process commits (not one it caught up with):
+        #: the fan-out to the other processes subscribes (:mod:`alea.server.cluster`).
+        #: Each gets the game and, for appended events, the log index of the first new one.
+        self.announcers: list[Callable[[Game, int | None], None]] = []
+        #: True when other processes share the database (``Settings.redis_url``): games in
+        #: memory are then caught up from the stored log before they are trusted.
+        self.shared = False
+        #: With other processes: whether this one may act on a game's deadline now (it
+        #: holds the game's lease); None: always (one process).
+        self.may_drive: Callable[[str], Awaitable[bool]] | None = None
 
     # ------------------------------------------------------------- registry
 
@@ -114,8 +125,12 @@ class Core:
             raise ServerError("no_such_game", 404, game=str(game_id)[:40])
         game = self.games.get(game_id)
         if game is not None:
+            if self.shared and game.status != FINISHED:
+                # Another process may have moved it a moment ago: read your writes anywhere.
+                async with game.lock:
+                    await catchup.catch_up(self, game)
             return game
-        record = await asyncio.to_thread(self.store.load_game, game_id)
+        record = await asyncio.to_thread(catchup.load_record, self.store.engine, game_id)
         if record is None:
             raise ServerError("no_such_game", 404, game=game_id)
         game = self.games.get(game_id)  # loaded meanwhile by someone else?
@@ -123,16 +138,16 @@ class Core:
             game = self.rebuild(record)
             self.games[game_id] = game
             if game.status in OVER:
-                self._remember_finished(game_id)
+                self.remember_finished(game_id)
             else:  # started by another process on the same database
                 self.track_deadline(game)
         return game
 
     def remember_over(self, game_id: str) -> None:
         """``game_id`` is over (finished or abandoned): it may leave memory in time."""
-        self._remember_finished(game_id)
+        self.remember_finished(game_id)
 
-    def _remember_finished(self, game_id: str) -> None:
+    def remember_finished(self, game_id: str) -> None:
         """Keep at most ``finished_cache`` finished games in memory (watched ones stay)."""
         self._finished_order.append(game_id)
         excess = len(self._finished_order) - self.settings.finished_cache
@@ -221,8 +236,13 @@ class Core:
         return game
 
     async def _reload(self, game: Game) -> None:
-        """Replace ``game``'s state with the stored one (after another writer moved it)."""
-        record = await asyncio.to_thread(self.store.load_game, game.id)
+        """Bring ``game`` up to the stored log (after another writer moved it; lock held)."""
+        if not await catchup.catch_up(self, game):
+            game.changed()
+
+    async def rebuild_from_store(self, game: Game) -> None:
+        """Replace ``game``'s state with the stored one, replaying its whole log."""
+        record = await asyncio.to_thread(catchup.load_record, self.store.engine, game.id)
         if record is None:
             return
         fresh = self.rebuild(record)
@@ -230,6 +250,10 @@ class Core:
         game.result, game.deadline = fresh.result, fresh.deadline
         game.referee_name, game.referee_token = fresh.referee_name, fresh.referee_token
         game.exchange = fresh.exchange
+        for old, new in zip(game.seats, fresh.seats, strict=False):
+            new.connections = old.connections
+        game.seats = fresh.seats
+        game.updated_at = fresh.updated_at
         game.changed()
 
     # ------------------------------------------------------- the commit path
@@ -244,12 +268,27 @@ class Core:
             log.error("storage error: %s", err)
             raise ServerError("storage_error", 503) from None
 
-    def notify(self, game: Game) -> None:
-        """``game`` changed: wake its connections, the deadline watcher and the bot loop."""
+    def notify(self, game: Game, *, announce: bool = True, start: int | None = None) -> None:
+        """``game`` changed: wake its connections, the deadline watcher and the bot loop;
+        with ``announce``, tell the other processes too (a change committed here; ``start``:
+        the log index of the first event it appended, if it appended any)."""
         game.changed()
         self.track_deadline(game)
         for follower in self.followers:
             follower(game)
+        if announce:
+            for announcer in self.announcers:
+                announcer(game, start)
+
+    async def write_seats(self, game: Game, op: Write) -> None:
+        """Commit a change of who sits where, made on what memory shows of ``game``.
+
+        With other processes, the write first locks the game's row and checks that
+        the stored version, status and seats are still the ones in memory
+        (:mod:`alea.server.writelock`); if not, it is a ``VersionConflict`` and
+        nothing is stored (the caller catches up and decides again).
+        """
+        await self.write(writelock.guarded(game, op) if self.shared else op)
 
     async def create(
         self,
@@ -331,6 +370,8 @@ class Core:
                 raise ServerError("game_over", 409)
             if game.status == OPEN:
                 raise ServerError("not_started", 409)
+            if self.shared and version != game.version:
+                await catchup.catch_up(self, game)  # the client may know more than memory
             if version != game.version and not self._only_time_up_since(game, version):
                 raise ServerError("stale_version", 409, sent=version, version=game.version)
             if game.state.current_player() != seat:
@@ -395,8 +436,8 @@ class Core:
         if status is not None:
             game.status = status
             game.result = result
-            self._remember_finished(game.id)
-        self.notify(game)
+            self.remember_finished(game.id)
+        self.notify(game, start=start)
 
     async def advance_chance(self, game: Game) -> None:
         """Draw and commit the chance events a game waits for (never after this server's
@@ -415,7 +456,7 @@ class Core:
         ``active`` and the time limit's deadline is fixed, in the same write.
         """
         deadline = self.clock.deadline(game.time_limit) if begins else None
-        await self.write(write(ACTIVE if begins else None, deadline))
+        await self.write_seats(game, write(ACTIVE if begins else None, deadline))
         change()
         now = self.clock.now()
         if begins:
@@ -457,6 +498,8 @@ class Core:
         game = self.games.get(game_id)
         if game is None:
             return True
+        if self.may_drive is not None and not await self.may_drive(game_id):
+            return True  # another process holds the game's lease and acts on it
         try:
             # Shielded like a move: once the write is under way it completes, even if
             # the watcher is cancelled, so memory and disk never disagree.

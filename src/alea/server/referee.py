@@ -22,13 +22,16 @@ import unicodedata
 from typing import Any, Final
 
 from alea.game import GameInfo
-from alea.server import auth
+from alea.server import auth, catchup
 from alea.server.core import Core
 from alea.server.errors import ServerError
 from alea.server.games import HUMAN_REFEREE, REFEREE, REFEREES
 from alea.server.room import OPEN, OVER, Game, clean_name
 from alea.server.tables import VersionConflict
 from alea.server.writes import op_claim_referee, op_set_exchange
+
+#: Times a referee claim is decided again after another process changed the game.
+RETRIES: Final = 8
 
 #: Most characters of a typed riddle, question or answer (a sentence or two, not a chat).
 EXCHANGE_MAX: Final = 280
@@ -109,8 +112,21 @@ class Refereeing:
         """Give the human referee role to whoever asks first; return its token.
 
         Like a seat claim: the token is shown once and stored hashed, and the claim
-        that completes the table starts play (and the time limit's clock).
+        that completes the table starts play (and the time limit's clock). With other
+        processes, a claim whose guarded write met a change made elsewhere (a seat
+        claimed meanwhile) is decided again on the caught-up game.
         """
+        for _ in range(RETRIES):
+            try:
+                return await self._claim(game, name)
+            except VersionConflict:
+                if not self.core.shared:
+                    raise ServerError("referee_taken", 409) from None
+                async with game.lock:
+                    await catchup.catch_up(self.core, game)
+        raise ServerError("storage_error", 503)
+
+    async def _claim(self, game: Game, name: object) -> str:
         async with game.lock:
             if not game.human_referee:
                 raise ServerError(
@@ -140,6 +156,8 @@ class Refereeing:
                     begins=game.status == OPEN and all(s.claimed for s in game.seats),
                 )
             except VersionConflict:
+                if self.core.shared:
+                    raise  # decided again by claim() on the caught-up game
                 raise ServerError("referee_taken", 409) from None
         return token
 
@@ -178,4 +196,4 @@ class Refereeing:
             await self.core.write(op_set_exchange(game.id, exchange))
             game.exchange = exchange
             game.updated_at = self.core.clock.now()
-            game.changed()
+            self.core.notify(game)  # connections here, and the other processes

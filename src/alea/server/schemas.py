@@ -307,6 +307,9 @@ class Health(BaseModel):
     ok: bool
     games: int
     database: str
+    #: With several processes (``--redis-url``): this one's name, leases held, fan-out
+    #: counters and bot moves; None for a single process.
+    cluster: dict[str, Any] | None = None
 
 
 class ChatIn(BaseModel):

@@ -18,24 +18,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from alea import bots
 from alea.game import GameInfo
-from alea.server import auth
+from alea.server import auth, catchup
 from alea.server.botpool import BotPool
 from alea.server.core import Core
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
 from alea.server.room import ACTIVE, BOT, HUMAN, OPEN, OVER, Game, Seat, clean_name
+from alea.server.tables import VersionConflict
 from alea.server.writes import op_update_seats
 
 log = logging.getLogger("alea.server")
 
 #: Default names of bots, by seat: Romans of the late Republic.
 BOT_NAMES: Final = ("Cicero", "Livia", "Brutus", "Cornelia", "Cassius", "Octavia")
+T = TypeVar("T")
+#: Times a seating change is decided again after another process changed the game.
+RETRIES: Final = 8
+
 #: The level a bot gets when nobody says.
 DEFAULT_LEVEL: Final = "medium"
 
@@ -128,7 +133,27 @@ class Seating:
         self.takeover_level = takeover_level
         self.bot_factory: Callable[[str, str], bots.Bot] = bot_factory or bots.for_game
         self._closing = False
+        #: With other processes: takes (or confirms) the game's lease before a bot loop
+        #: runs here, so each bot move is decided by one process (None: one process).
+        self.lease: Callable[[str], Awaitable[bool]] | None = None
+        #: Whether this process still holds a game's lease (checked before each bot move).
+        self.holds: Callable[[str], bool] | None = None
+        #: Bot moves this process stored, and bot moves refused because the game had moved
+        #: (tests check that across processes every bot move is decided exactly once).
+        self.bot_moves = 0
+        self.bot_stale = 0
         core.followers.append(self.schedule_bots)
+
+    async def _again(self, game: Game, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Run a seating change; if another process changed the game meanwhile (the
+        guarded write refused), catch up from the log and decide again."""
+        for _ in range(RETRIES):
+            try:
+                return await attempt()
+            except VersionConflict:
+                async with game.lock:
+                    await catchup.catch_up(self.core, game)
+        raise ServerError("storage_error", 503)
 
     async def claim(self, game: Game, seat: int, name: object, user_id: str | None = None) -> str:
         """Give the free human seat ``seat`` to whoever asks first; return its token.
@@ -136,6 +161,9 @@ class Seating:
         At a rated table only an account may sit (``user_id``; ``rated_needs_account``),
         once (``rated_one_seat``), and the seat is linked to it in the same write.
         """
+        return await self._again(game, lambda: self._claim(game, seat, name, user_id))
+
+    async def _claim(self, game: Game, seat: int, name: object, user_id: str | None) -> str:
         async with game.lock:
             if game.rated:
                 check_rated_claim(game, user_id)
@@ -173,6 +201,9 @@ class Seating:
     async def fill_with_bots(self, game: Game, by_seat: int, level: str) -> None:
         """Seat bots in every free seat so the game can start now (a seated human or referee)."""
         check_level(level)
+        await self._again(game, lambda: self._fill(game, by_seat, level))
+
+    async def _fill(self, game: Game, by_seat: int, level: str) -> None:
         async with game.lock:
             if game.status != OPEN:
                 raise ServerError("not_allowed", 409, detail="the game has already started")
@@ -204,6 +235,9 @@ class Seating:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise ServerError("malformed", detail="'seat' must be a seat number")
         chosen = check_level(self.takeover_level if level is None else level)
+        await self._again(game, lambda: self._takeover(game, by_seat, seat, chosen))
+
+    async def _takeover(self, game: Game, by_seat: int, seat: int, chosen: str) -> None:
         clock = self.core.clock
         async with game.lock:
             if not 0 <= seat < game.players:
@@ -232,7 +266,9 @@ class Seating:
                 target.connections,
                 target.user_id,
             )
-            await self.core.write(op_update_seats(game.id, [updated.record()], now=self._now()))
+            await self.core.write_seats(
+                game, op_update_seats(game.id, [updated.record()], now=self._now())
+            )
             game.seats[seat] = updated
             self.core.notify(game)
         log.info("game %s: seat %d handed seat %d to a bot", game.id, by_seat, seat)
@@ -241,6 +277,9 @@ class Seating:
         """Give a seat that a bot took over back to its human."""
         if seat == REFEREE:
             raise ServerError("not_allowed", 409, detail="no bot ever plays for the referee")
+        await self._again(game, lambda: self._reclaim(game, seat))
+
+    async def _reclaim(self, game: Game, seat: int) -> None:
         async with game.lock:
             target = game.seats[seat]
             if not target.replaced:
@@ -255,7 +294,9 @@ class Seating:
                 target.connections,
                 target.user_id,
             )
-            await self.core.write(op_update_seats(game.id, [updated.record()], now=self._now()))
+            await self.core.write_seats(
+                game, op_update_seats(game.id, [updated.record()], now=self._now())
+            )
             game.seats[seat] = updated
             game.turn_since = self._now()
             self.core.notify(game)
@@ -291,6 +332,8 @@ class Seating:
     async def _bot_loop(self, game: Game) -> None:
         """Play every consecutive bot turn, each after the configured delay."""
         try:
+            if self.lease is not None and not await self.lease(game.id):
+                return  # another process drives this game's bots
             while not self._closing and game.status == ACTIVE:
                 seat = game.to_move()
                 if seat is None or not game.seats[seat].bot_plays:
@@ -312,9 +355,14 @@ class Seating:
                     )
                 if game.version != version:
                     continue
+                if self.holds is not None and not self.holds(game.id):
+                    return  # the lease was lost (Redis restarted): its new holder plays
                 try:
                     await self.core.act(game, seat, str(choice), version)
+                    self.bot_moves += 1
                 except ServerError as err:
+                    if err.code == "stale_version":
+                        self.bot_stale += 1
                     if err.code == "storage_error":
                         await asyncio.sleep(1.0)
                     elif err.code not in ("stale_version", "not_your_turn"):

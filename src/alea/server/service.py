@@ -21,6 +21,7 @@ from alea.server import auth
 from alea.server.botpool import BotPool
 from alea.server.chat import Chats
 from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
+from alea.server.cluster import Cluster, check_database, migrate_locked
 from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.errors import ServerError
@@ -91,6 +92,11 @@ class GameServer:
             timeout=settings.rematch_timeout,
             bot_level=settings.takeover_level,
         )
+        check_database(store.url, settings.redis_url)
+        #: This process's part in a service of several (None: it is the only one).
+        self.cluster = (
+            Cluster(self, settings.redis_url, settings.redis_prefix) if settings.redis_url else None
+        )
 
     @property
     def games(self) -> dict[str, Game]:
@@ -105,10 +111,20 @@ class GameServer:
 
     # ------------------------------------------------------------ life cycle
 
+    def migrate(self) -> None:
+        """Create or upgrade the schema (blocking); one process at a time when several
+        start together."""
+        if self.cluster is not None:
+            migrate_locked(self.store.engine)
+        else:
+            self.store.migrate()
+
     async def start(self) -> None:
         """Start the writer, rebuild every game being played from its log, watch the
         deadlines. Open games are loaded when someone asks for them."""
         self.store.start()
+        if self.cluster is not None:
+            await self.cluster.start()
         records = await asyncio.to_thread(self.store.load_active)
         for record in records:
             try:
@@ -122,7 +138,7 @@ class GameServer:
                 # Never happens with logs this server wrote (chance is committed with the
                 # action before it), but a log cut short by hand must not hang the game.
                 await self.core.advance_chance(game)
-            self.core.notify(game)
+            self.core.notify(game, announce=False)
         self.core.deadlines.start()
         self.turns.start()
         self.retention.start()
@@ -133,6 +149,8 @@ class GameServer:
         await self.turns.stop()  # no timeout starts a bot turn any more
         await self.seats.stop()  # then nothing starts a bot loop any more
         await self.rematches.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()  # the leases go now: another process carries on
         await self.turns.flush()  # the clocks of the last moves reach the store
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns

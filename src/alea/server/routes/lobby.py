@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from alea.server.clock import DEFAULT
+from alea.server.cluster import public_games
 from alea.server.errors import ServerError
 from alea.server.room import BOT, FINISHED, HUMAN, OPEN
 from alea.server.routes.accounts import claimant, link_claimed
@@ -86,7 +87,13 @@ async def list_games(server: Server, status: str | None = None, limit: int = 50)
     if status not in (None, "open", "active", "finished"):
         raise ServerError("bad_request", 422, detail="status is open, active or finished")
     limit = max(1, min(limit, 200))
-    if status in (None, OPEN):
+    if server.cluster is not None and status != FINISHED:
+        # Several processes: the games being played may live in another's memory.
+        engine = server.store.engine
+        for game_id in await asyncio.to_thread(public_games, engine, status, limit):
+            with contextlib.suppress(ServerError):
+                await server.get(game_id)
+    elif status in (None, OPEN):
         # Open games live on disk and come into memory when asked for: ask for the newest.
         for game_id in await asyncio.to_thread(server.store.list_open, limit):
             with contextlib.suppress(ServerError):  # expired meanwhile

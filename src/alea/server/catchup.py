@@ -1,0 +1,230 @@
+"""Catching a game in memory up with its stored log, by version.
+
+With several processes on one database, a game's log may grow through any of
+them. A process whose copy is behind (it heard of the change through the
+fan-out, a write of its own met the version guard, or a client quoted a
+version it has not seen) reads only what it is missing: the game's row, its
+seats, and the events from its own version on. The events are applied to a
+*copy* of the state through the engine (which re-checks every one of them, as
+a replay at start does) and the copy is swapped in, so a connection never sees
+half a catch-up. If the stored log does not continue the one in memory (it
+never should), the game is rebuilt from the whole log instead.
+
+Nothing here guesses: what a client is shown afterwards is exactly the stored
+log, and its updates start from the version it had.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+from sqlalchemy import Engine, select
+
+from alea.game import IllegalActionError
+from alea.server.clock import Clock
+from alea.server.room import FINISHED, Game, Seat
+from alea.server.storage import Store, _game_record
+from alea.server.tables import (
+    GameRecord,
+    SeatRecord,
+    StorageError,
+    events_table,
+    games_table,
+    seats_table,
+)
+
+log = logging.getLogger("alea.server.cluster")
+
+
+class Core(Protocol):
+    """What a catch-up needs of :class:`alea.server.core.Core` (which imports this module)."""
+
+    store: Store
+    clock: Clock
+
+    async def rebuild_from_store(self, game: Game) -> None: ...
+
+    def remember_finished(self, game_id: str) -> None: ...
+
+    def notify(self, game: Game, *, announce: bool = True, start: int | None = None) -> None: ...
+
+
+@dataclass
+class Stored:
+    """A game's row and seats as stored now, and its events from some version on."""
+
+    record: GameRecord
+    #: ``(idx, event, actor)`` from the version asked for on, in order.
+    events: list[tuple[int, str, int | None]]
+
+
+def load_since(engine: Engine, game_id: str, start: int) -> Stored | None:
+    """The stored row and seats of ``game_id`` and its events from ``start`` on (blocking)."""
+    with engine.connect() as conn:
+        row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+        if row is None:
+            return None
+        record = _game_record(row._mapping)
+        seats = conn.execute(
+            select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
+        ).all()
+        record.seats = [
+            SeatRecord(
+                int(s.seat), str(s.kind), s.level, str(s.name), s.token_hash, bool(s.replaced)
+            )
+            for s in seats
+        ]
+        events = conn.execute(
+            select(events_table.c.idx, events_table.c.event, events_table.c.actor)
+            .where(
+                events_table.c.game_id == game_id,
+                events_table.c.idx >= start,
+                # Only what the row read above counts: an append committed in between
+                # is heard of next time, never half.
+                events_table.c.idx < record.version,
+            )
+            .order_by(events_table.c.idx)
+        ).all()
+        return Stored(
+            record, [(int(e[0]), str(e[1]), None if e[2] is None else int(e[2])) for e in events]
+        )
+
+
+def load_record(engine: Engine, game_id: str) -> GameRecord | None:
+    """One game with its seats and every event up to its stored version (blocking).
+
+    Unlike a plain read of the row and then the events, an append another process
+    commits between the two reads is left out rather than making the log look longer
+    than the version (which a rebuild refuses).
+    """
+    stored = load_since(engine, game_id, 0)
+    if stored is None:
+        return None
+    if [idx for idx, _, _ in stored.events] != list(range(len(stored.events))):
+        raise StorageError(f"game {game_id}: the stored event log has gaps")
+    stored.record.events = [event for _, event, _ in stored.events]
+    return stored.record
+
+
+def apply_stored(game: Game, stored: Stored, now: float) -> bool | None:
+    """Bring ``game`` up to ``stored`` (the game's lock held). True if anything changed;
+    None if the stored log does not continue the one in memory (rebuild it instead)."""
+    record = stored.record
+    if record.version < game.version or (stored.events and stored.events[0][0] != game.version):
+        return None
+    changed = False
+    if stored.events:
+        new = game.state.clone()
+        actors: list[int | None] = []
+        for idx, event, actor in stored.events:
+            if idx != game.version + len(actors):
+                return None
+            try:
+                new.apply(event)
+            except IllegalActionError:
+                return None
+            actors.append(actor)
+        game.state = new
+        game.actors.extend(actors)
+        game.turn_since = now
+        changed = True
+    if game.version != record.version:
+        return None
+    for s in record.seats:
+        if s.seat >= len(game.seats):
+            return None
+        mine = game.seats[s.seat]
+        if (mine.kind, mine.level, mine.name, mine.token_hash, mine.replaced) != (
+            s.kind,
+            s.level,
+            s.name,
+            s.token_hash,
+            s.replaced,
+        ):
+            game.seats[s.seat] = Seat(
+                s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced, mine.connections
+            )
+            if s.kind == "human" and mine.kind != "human":
+                game.turn_since = now  # a reclaimed seat's idle clock starts afresh
+            changed = True
+    fields = (
+        record.status,
+        record.result,
+        record.deadline,
+        record.referee_name or "",
+        record.referee_token,
+        record.exchange,
+    )
+    mine_fields = (
+        game.status,
+        game.result,
+        game.deadline,
+        game.referee_name,
+        game.referee_token,
+        game.exchange,
+    )
+    if fields != mine_fields:
+        if game.status != record.status and record.status != FINISHED:
+            game.turn_since = now  # play began elsewhere: the first decision's clock starts
+        (
+            game.status,
+            game.result,
+            game.deadline,
+            game.referee_name,
+            game.referee_token,
+            game.exchange,
+        ) = fields
+        changed = True
+    game.updated_at = record.updated_at
+    return changed
+
+
+def apply_heard(
+    game: Game, start: int, events: list[str], actors: list[int | None], now: float
+) -> bool:
+    """Append the events another process announced it stored at ``start`` (lock held).
+
+    The announcement saves the read of the log: the engine checks the events as a
+    catch-up would. False if they do not continue memory (then read the log instead).
+    """
+    if start != game.version or not events or len(actors) != len(events):
+        return False
+    new = game.state.clone()
+    try:
+        for event in events:
+            new.apply(event)
+    except (IllegalActionError, ValueError, KeyError):
+        return False
+    game.state = new
+    game.actors.extend(actors)
+    game.turn_since = now
+    game.updated_at = now
+    if new.is_terminal():
+        game.status = FINISHED
+        game.result = new.result()
+    return True
+
+
+async def catch_up(core: Core, game: Game) -> bool:
+    """Bring ``game`` up to what is stored (its lock held); True if it changed.
+
+    Connections, the deadline watcher and the bot loop hear of a change as of
+    any other (without announcing it to the other processes again).
+    """
+    stored = await asyncio.to_thread(load_since, core.store.engine, game.id, game.version)
+    if stored is None:
+        return False
+    was_finished = game.status == FINISHED
+    changed = apply_stored(game, stored, core.clock.now())
+    if changed is None:
+        log.warning("game %s: the stored log does not continue memory; rebuilding", game.id)
+        await core.rebuild_from_store(game)
+        changed = True
+    if changed:
+        if game.status == FINISHED and not was_finished:
+            core.remember_finished(game.id)
+        core.notify(game, announce=False)
+    return changed

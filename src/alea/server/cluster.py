@@ -1,0 +1,352 @@
+"""Several ``alea serve`` processes, one service: PostgreSQL for the log, Redis between them.
+
+The design (docs/deploy.md tells it in full):
+
+* **Apply anywhere, one order.** Any process accepts any request and any
+  WebSocket for any game. A move is validated against the process's copy of the
+  game and stored through the one commit path, whose version guard
+  (``UPDATE games ... WHERE version =``) locks the game's row: of two moves at
+  two processes at the same version one is stored, the other finds the version
+  moved, stores nothing, and its process catches up from the log and tells its
+  client the truth (``stale_version`` with the new state). Seat changes carry a
+  row lock and a check of what memory saw (:mod:`alea.server.writelock`) and
+  are decided again on the caught-up game.
+* **Catch up by version.** A copy that is behind reads only the events from its
+  own version on (:mod:`alea.server.catchup`): when the fan-out says a game
+  changed, when a write met the guard, when a client quotes a version it has not
+  seen, whenever a game is looked up, and in the sweep below.
+* **Fan-out** through Redis pub/sub (:mod:`alea.server.fanout`): game ids only,
+  never game data, so Redis holds nothing that could be lost.
+* **Leases** in Redis (:mod:`alea.server.leases`) for the work nobody asks for:
+  bots' moves and the time limit's ``last-round`` are done by the process
+  holding the game's lease; an idle takeover is asked for by a player and is
+  guarded like every seat change.
+* **The sweep**, every ``Settings.cluster_sweep`` seconds: renew this process's
+  leases; take the lease of every active game with bots or a time limit whose
+  lease nobody holds (its holder died, or Redis restarted) and drive it here;
+  compare the stored versions of the games in memory with memory, in case a
+  fan-out message was lost.
+
+Without ``Settings.redis_url`` none of this exists and one process serves as
+before, SQLite or PostgreSQL. SQLite is refused here: it is a file of one host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from typing import Any, Protocol
+
+from sqlalchemy import Engine, exists, or_, select, text
+
+from alea.server import catchup
+from alea.server.config import Settings
+from alea.server.core import Core
+from alea.server.fanout import Fanout
+from alea.server.leases import Leases
+from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, Game
+from alea.server.seats import Seating
+from alea.server.tables import games_table, migrate, seats_table
+
+log = logging.getLogger("alea.server.cluster")
+
+#: The PostgreSQL advisory lock taken while migrating, so that processes starting
+#: together upgrade the schema one at a time.
+MIGRATION_LOCK = 0x616C6561  # "alea"
+#: Games whose lease a sweep takes at most (the rest wait for the next sweep).
+TAKE_PER_SWEEP = 200
+#: Every this many sweeps, the stored versions of the games in memory are compared.
+DRIFT_EVERY = 3
+
+
+class GameServer(Protocol):
+    """What the cluster needs of :class:`alea.server.service.GameServer` (which makes it)."""
+
+    settings: Settings
+    core: Core
+    seats: Seating
+
+    async def get(self, game_id: str) -> Game: ...
+
+
+class ClusterRefused(ValueError):
+    """Several processes were asked for where they cannot share the database."""
+
+
+def check_database(url: str, redis_url: str | None) -> None:
+    """Refuse Redis (more than one process) on SQLite, with a message saying why."""
+    if redis_url and url.startswith("sqlite"):
+        raise ClusterRefused(
+            "several processes (--redis-url) need a database they can all reach: use "
+            "PostgreSQL (--database-url postgresql+psycopg://...). SQLite serves one process."
+        )
+
+
+def process_name() -> str:
+    """A name for this process unique across hosts and restarts (leases and fan-out)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def migrate_locked(engine: Engine) -> None:
+    """Run the migrations while holding a PostgreSQL advisory lock (blocking)."""
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        try:
+            migrate(engine)
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
+
+
+def driven_games(engine: Engine) -> list[str]:
+    """Active games with timed work (a bot seat or a time limit), from the database."""
+    has_bot = exists().where(seats_table.c.game_id == games_table.c.id, seats_table.c.kind == BOT)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(games_table.c.id).where(
+                games_table.c.status == ACTIVE,
+                or_(games_table.c.deadline.is_not(None), has_bot),
+            )
+        ).all()
+    return [str(r[0]) for r in rows]
+
+
+def stored_versions(engine: Engine, ids: list[str]) -> dict[str, tuple[int, str]]:
+    """The stored ``(version, status)`` of the games ``ids``."""
+    found: dict[str, tuple[int, str]] = {}
+    with engine.connect() as conn:
+        for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+            rows = conn.execute(
+                select(games_table.c.id, games_table.c.version, games_table.c.status).where(
+                    games_table.c.id.in_(chunk)
+                )
+            ).all()
+            found.update({str(r[0]): (int(r[1]), str(r[2])) for r in rows})
+    return found
+
+
+def public_games(engine: Engine, status: str | None, limit: int) -> list[str]:
+    """The newest public open and active games (or of one ``status``), from the database:
+    the lobby of every process is the same one."""
+    wanted = [status] if status else [OPEN, ACTIVE]
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(games_table.c.id)
+            .where(games_table.c.status.in_(wanted), games_table.c.public.is_(True))
+            .order_by(games_table.c.created_at.desc())
+            .limit(limit)
+        ).all()
+    return [str(r[0]) for r in rows]
+
+
+class Cluster:
+    """This process's part in a service of several: fan-out, leases and the sweep."""
+
+    def __init__(self, server: GameServer, redis_url: str, prefix: str) -> None:
+        from redis import asyncio as aioredis
+
+        settings = server.settings
+        self.server = server
+        self.core = server.core
+        self.name = process_name()
+        self.prefix = prefix
+        self.redis: Any = aioredis.from_url(
+            redis_url, socket_timeout=5.0, socket_connect_timeout=5.0, health_check_interval=10
+        )
+        self.leases = Leases(self.redis, prefix, self.name, settings.lease_ttl)
+        self.fanout = Fanout(
+            self.redis, f"{prefix}:games", self.name, self._heard, self._catch_up_all
+        )
+        self.sweep_every = settings.cluster_sweep
+        #: Game id -> whether another catch-up is wanted after the one under way.
+        self._catching: dict[str, bool] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        #: Catch-ups that changed a game, and games taken over from another process.
+        self.caught_up = 0
+        self.appended = 0
+        self.taken = 0
+        core = server.core
+        core.shared = True
+        core.announcers.append(self._announce)
+        core.may_drive = self.leases.acquire
+        server.seats.lease = self.leases.acquire
+        server.seats.holds = self.leases.holds
+
+    # ------------------------------------------------------------- life cycle
+
+    async def start(self) -> None:
+        """Subscribe to the fan-out (waiting up to 10 s for Redis), start the sweep."""
+        self.fanout.start()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.fanout.subscribed.wait(), 10.0)
+        if not self.fanout.subscribed.is_set():
+            log.warning("Redis is not answering yet: serving, and subscribing when it does")
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(), name="alea-sweep")
+        log.info("process %s joined the service (prefix %r)", self.name, self.prefix)
+
+    async def stop(self) -> None:
+        """Stop the sweep and the fan-out, give the leases up so others take over now."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
+        for task in list(self._tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await self.leases.release_all()
+        await self.fanout.stop()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    def status(self) -> dict[str, Any]:
+        """What the health check tells of this process's part."""
+        return {
+            "process": self.name,
+            "leases": len(self.leases.held),
+            "subscribed": self.fanout.subscribed.is_set(),
+            "announced": self.fanout.sent,
+            "heard": self.fanout.received,
+            "caught_up": self.caught_up,
+            "appended": self.appended,
+            "taken_over": self.taken,
+            "bot_moves": self.server.seats.bot_moves,
+            "bot_stale": self.server.seats.bot_stale,
+        }
+
+    # ---------------------------------------------------------------- fan-out
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _announce(self, game: Game, start: int | None) -> None:
+        if start is not None and game.version > start:
+            events = [str(e) for e in game.state.history[start:]]
+            self.fanout.announce(game.id, start, events, list(game.actors[start:]))
+        else:
+            self.fanout.announce(game.id)
+        if game.status == FINISHED and self.leases.holds(game.id):
+            self._spawn(self.leases.release(game.id))
+
+    def _heard(
+        self,
+        game_id: str,
+        start: int | None = None,
+        events: list[str] | None = None,
+        actors: list[int | None] | None = None,
+    ) -> None:
+        """Another process changed ``game_id``: catch it up if it is in memory here."""
+        if game_id not in self.core.games:
+            return
+        if game_id in self._catching:
+            self._catching[game_id] = True
+            return
+        self._catching[game_id] = False
+        self._spawn(self._catch_up(game_id, start, events, actors))
+
+    async def _catch_up(
+        self,
+        game_id: str,
+        start: int | None = None,
+        events: list[str] | None = None,
+        actors: list[int | None] | None = None,
+    ) -> None:
+        try:
+            game = self.core.games.get(game_id)
+            if game is not None and start is not None and events and actors is not None:
+                if await self._append(game, start, events, actors) and not self._catching.get(
+                    game_id
+                ):
+                    return  # the announcement said it all: no read of the log
+                self._catching[game_id] = False
+            while True:
+                game = self.core.games.get(game_id)
+                if game is None:
+                    return
+                async with game.lock:
+                    if await catchup.catch_up(self.core, game):
+                        self.caught_up += 1
+                if not self._catching.get(game_id):
+                    return
+                self._catching[game_id] = False
+        except Exception:
+            log.exception("game %s: catching up failed (the sweep tries again)", game_id)
+        finally:
+            self._catching.pop(game_id, None)
+
+    async def _append(
+        self, game: Game, start: int, events: list[str], actors: list[int | None]
+    ) -> bool:
+        """Append announced events to ``game``; False if the log must be read instead."""
+        async with game.lock:
+            if game.version >= start + len(events):
+                return True  # already known (caught up another way)
+            if not catchup.apply_heard(game, start, events, actors, self.core.clock.now()):
+                return False
+            self.appended += 1
+            if game.status == FINISHED:
+                self.core.remember_finished(game.id)
+            self.core.notify(game, announce=False)
+            return True
+
+    def _catch_up_all(self) -> None:
+        """Subscribed (again): messages may have been missed, so catch every game up."""
+        for game_id, game in list(self.core.games.items()):
+            if game.status != FINISHED:
+                self._heard(game_id)
+
+    # ------------------------------------------------------------------ sweep
+
+    async def _sweep(self) -> None:
+        rounds = 0
+        while True:
+            await asyncio.sleep(self.sweep_every)
+            rounds += 1
+            try:
+                await self.leases.renew()
+                await self._take_orphans()
+                if rounds % DRIFT_EVERY == 0:
+                    await self._check_drift()
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                log.warning("cluster sweep failed (%s); again shortly", err)
+
+    async def _take_orphans(self) -> None:
+        """Drive every active game with timed work whose lease nobody holds."""
+        engine = self.core.store.engine
+        ids = await asyncio.to_thread(driven_games, engine)
+        free = await self.leases.free([g for g in ids if not self.leases.holds(g)])
+        for game_id in free[:TAKE_PER_SWEEP]:
+            if not await self.leases.acquire(game_id):
+                continue
+            try:
+                game = await self.server.get(game_id)
+            except Exception as err:
+                log.warning("game %s not taken over: %s", game_id, err)
+                await self.leases.release(game_id)
+                continue
+            self.taken += 1
+            self.core.track_deadline(game)
+            self.server.seats.schedule_bots(game)
+        for game_id in list(self.leases.held):
+            held = self.core.games.get(game_id)
+            if held is None or held.status == FINISHED:
+                await self.leases.release(game_id)
+
+    async def _check_drift(self) -> None:
+        """Catch up every game in memory whose stored version or status moved unheard."""
+        mine = {g.id: g for g in self.core.games.values() if g.status != FINISHED}
+        if not mine:
+            return
+        stored = await asyncio.to_thread(stored_versions, self.core.store.engine, list(mine))
+        for game_id, (version, status) in stored.items():
+            known = mine[game_id]
+            if version != known.version or status != known.status:
+                self._heard(game_id)
