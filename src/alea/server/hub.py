@@ -57,8 +57,10 @@ class Connection:
         self.seat: int | None = None
         self.joined = False
         self.language = i18n.DEFAULT_LANGUAGE
-        #: How many log entries this client already has.
+        #: How many log entries this client already has, and the game's ``log_epoch`` they
+        #: belong to (another epoch: events were taken back, the whole log goes again).
         self.sent = 0
+        self.epoch: int | None = None
         self._dirty = False
         self._outbox: collections.deque[str] = collections.deque()
         self._wake = asyncio.Event()
@@ -112,8 +114,9 @@ class Connection:
                 if self._dirty and not self._closed:
                     self._dirty = False
                     game = self.game
-                    if self.sent > game.version:  # the game was reloaded shorter: start over
-                        self.sent = 0
+                    if self.sent > game.version or self.epoch != game.log_epoch:
+                        self.sent = 0  # events were taken back (undo, reload): start over
+                        self.epoch = game.log_epoch
                     text = update_message(game, self.seat, self.sent, self.server.clock)
                     self.sent = game.version
                     await websocket.send_text(text)
@@ -177,6 +180,13 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
     game.attach(conn, seat)
     known = since if isinstance(since, int) and not isinstance(since, bool) else 0
     conn.sent = known if 0 <= known <= game.version else 0
+    # A client that names the log epoch it holds gets the whole log again when events
+    # were taken back since (its ``since`` would keep a stale entry); one that does not
+    # is trusted, as before epochs existed.
+    epoch = msg.get("epoch", game.log_epoch)
+    conn.epoch = game.log_epoch
+    if epoch != game.log_epoch:
+        conn.sent = 0
     conn.send(
         {
             "type": "welcome",
@@ -186,6 +196,7 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
             "role": role_name(seat),
             "players": game.players,
             "version": game.version,
+            "log_epoch": game.log_epoch,
             "idle_timeout": server.settings.idle_timeout,
             "bot_delay": server.settings.bot_delay,
             # The server's clock now: a client counts a deadline down against its own
@@ -231,6 +242,17 @@ async def _action(conn: Connection, msg: dict[str, Any]) -> None:
     conn.send(reply)
 
 
+async def _undo(conn: Connection, msg: dict[str, Any]) -> None:
+    """Take back the seat's own last decision (the rule of :mod:`alea.undo`)."""
+    seat = _seated(conn)
+    version = await conn.server.core.undo(conn.game, seat, msg.get("version"))
+    reply: dict[str, Any] = {"type": "ack", "undo": True, "version": version}
+    message_id = _message_id(msg)
+    if message_id is not None:
+        reply["id"] = message_id
+    conn.send(reply)
+
+
 async def _say(conn: Connection, msg: dict[str, Any]) -> None:
     """The referee's riddle or question, or the answering player's answer (typed text)."""
     await conn.server.referee.say(conn.game, _seated(conn), msg.get("text"))
@@ -266,6 +288,7 @@ async def _sync(conn: Connection, msg: dict[str, Any]) -> None:
 HANDLERS: dict[str, Handler] = {
     "hello": _hello,
     "action": _action,
+    "undo": _undo,
     "say": _say,
     "takeover": _takeover,
     "reclaim": _reclaim,

@@ -190,6 +190,17 @@ class ActionIn(BaseModel):
     version: int = Field(..., ge=0, description="the version of the view you chose from")
 
 
+class UndoIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(..., ge=0, description="the version of the view you saw")
+
+
+class UndoneOut(BaseModel):
+    version: int = Field(description="the version after the undo (the log is shorter)")
+    state: StateOut
+
+
 class BotLevelIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -206,6 +217,9 @@ class StateOut(BaseModel):
     role: Literal["player", "referee", "spectator"]
     view: dict[str, Any] = Field(description="State.view(seat): see docs/server.md")
     legal: list[str] = Field(description="legal actions when it is this seat's decision")
+    undo: bool = Field(
+        False, description="whether this seat may take back its own last decision now"
+    )
     log: list[tuple[str, int | None]] = Field(description="[event, actor] pairs, redacted")
     seats: list[SeatOut]
     takeover_at: float | None

@@ -104,6 +104,8 @@ def own(game: Game, seat: int | None) -> dict[str, Any]:
         "role": role_name(seat),
         "view": game.view_for(seat),
         "legal": game.legal_for(seat),
+        # Whether this seat may take back its own last decision now (alea.undo).
+        "undo": game.may_undo(seat),
     }
 
 
@@ -143,7 +145,7 @@ def update_message(game: Game, seat: int | None, start: int, clock: Clock) -> st
     else:
         text = cached[1]
     entries = _encode(game.log_entries(seat, start))
-    return f'{text},"log_start":{start},"log":{entries}}}'
+    return f'{text},"log_epoch":{game.log_epoch},"log_start":{start},"log":{entries}}}'
 
 
 def _inner(part: dict[str, Any]) -> str:
