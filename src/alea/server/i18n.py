@@ -169,6 +169,12 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Too late to undo: another player has moved since your last move.",
         "it": "Troppo tardi per annullare: un altro giocatore ha mosso dopo la tua ultima mossa.",
     },
+    "undo_secret": {
+        "en": "A Senate card you kept cannot be taken back: the next player may already see "
+        "what it left.",
+        "it": "Una carta Senato tenuta non si può riprendere: il giocatore successivo potrebbe "
+        "già vedere quelle rimaste.",
+    },
     "undo_rated": {
         "en": "Moves cannot be taken back in rated games.",
         "it": "Nelle partite valide per la classifica le mosse non si possono annullare.",

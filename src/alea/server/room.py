@@ -32,7 +32,15 @@ from alea.server.clock import Clock
 from alea.server.errors import ServerError
 from alea.server.games import HUMAN_REFEREE, REFEREE, SOFTWARE
 from alea.server.tables import SeatRecord
-from alea.undo import CHANCE_SINCE, GAME_OVER, NOTHING, OTHERS_SINCE, UndoRefused, undo_point
+from alea.undo import (
+    CHANCE_SINCE,
+    GAME_OVER,
+    NOTHING,
+    OTHERS_SINCE,
+    SECRET,
+    UndoRefused,
+    undo_point,
+)
 
 OPEN: Final = "open"
 ACTIVE: Final = "active"
@@ -44,6 +52,7 @@ UNDO_CODES: Final = {
     CHANCE_SINCE: "undo_chance",
     OTHERS_SINCE: "undo_others",
     GAME_OVER: "game_over",
+    SECRET: "undo_secret",
 }
 
 HUMAN: Final = "human"
@@ -226,7 +235,7 @@ class Game:
         if seat < 0 or seat >= len(self.seats) or self.seats[seat].bot_plays:
             raise ServerError("undo_others", 409)
         try:
-            return undo_point(self.deciders, seat, finished=self.status == FINISHED)
+            return undo_point(self.state, self.deciders, seat)
         except UndoRefused as err:
             raise ServerError(UNDO_CODES[err.reason], 409, detail=str(err)) from None
 
