@@ -10,8 +10,8 @@ speaks the contract.
 from __future__ import annotations
 
 import random
-from types import MappingProxyType
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Final
 
 from alea.game import AnyState, GameInfo
