@@ -31,7 +31,7 @@ from alea.server.config import Settings
 from alea.server.errors import ServerError, error_body
 from alea.server.routes import accounts as account_routes
 from alea.server.routes import analysis as analysis_routes
-from alea.server.routes import lobby, pages, play, replay, score, seats, tutorial
+from alea.server.routes import lobby, pages, play, projection, replay, score, seats, tutorial
 from alea.server.schemas import Health
 from alea.server.service import GameServer
 from alea.server.storage import Store
@@ -138,7 +138,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "database": store.engine.url.get_backend_name(),
         }
 
-    for module in (lobby, seats, play, replay, analysis_routes, score, tutorial, account_routes):
+    for module in (
+        lobby,
+        seats,
+        play,
+        projection,
+        replay,
+        analysis_routes,
+        score,
+        tutorial,
+        account_routes,
+    ):
         app.include_router(module.router)
     if settings.serve_web:
         app.include_router(pages.router)

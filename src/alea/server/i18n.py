@@ -179,6 +179,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Moves cannot be taken back in rated games.",
         "it": "Nelle partite valide per la classifica le mosse non si possono annullare.",
     },
+    "projection_unavailable": {
+        "en": "Projected scores are not available in {game}.",
+        "it": "I punteggi previsti non sono disponibili in {game}.",
+    },
     "storage_error": {
         "en": "The move could not be saved, so it was not made; please try again.",
         "it": "Non è stato possibile salvare la mossa, quindi non è stata fatta; riprova.",

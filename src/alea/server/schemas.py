@@ -201,6 +201,21 @@ class UndoneOut(BaseModel):
     state: StateOut
 
 
+class PublicEstimateOut(BaseModel):
+    seat: int
+    score: int = Field(description="best score of the seat's public holdings")
+    tiebreak: int
+    hidden_senate: int = Field(description="Senate cards held face down, not counted")
+
+
+class ProjectionOut(BaseModel):
+    seat: int | None = Field(description="the seat asking; null: a spectator")
+    own: dict[str, Any] | None = Field(
+        description="the seat's best arrangement now (as POST /api/score gives one player)"
+    )
+    public: list[PublicEstimateOut]
+
+
 class BotLevelIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
