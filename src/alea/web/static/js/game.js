@@ -16,6 +16,8 @@ import { seatColour, seatName } from "./seats.js";
 import { inviteLink, joinTable } from "./table.js";
 import { api, getName, setName } from "./util.js";
 import { fetchHint, hintButton } from "./analysis.js";
+import { undoBar } from "./undo.js";
+import { projectionPanel } from "./projection.js";
 
 const CHOICE_KINDS = new Set(["K", "P", "N"]);
 
@@ -55,8 +57,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     <div class="layout">
       <div class="main"><div id="board"></div>
         <div class="tray"><section id="evaluation" class="evalpanel" aria-live="polite" tabindex="0" hidden></section>
-          <div id="tray"></div></div></div>
-      <aside class="side"><div id="players"></div>
+          <div id="undo" class="undobar" hidden></div><div id="tray"></div></div></div>
+      <aside class="side"><div id="players"></div><div id="projection" class="pjbox"></div>
         <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
         <label class="autoforced"><input type="checkbox" id="autoforced" ${S.autoForced ? "checked" : ""}> ${esc(t("auto_forced"))}</label>
         ${confirmSettings(S.confirm)}
@@ -66,6 +68,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   const $ = (id) => root.querySelector(`#${id}`);
   const evaluation = evaluationPanel($("evaluation"), markEvaluating);
+  const undo = undoBar($("undo"), table);
+  const projection = projectionPanel($("projection"), table);
 
   function act(action) {
     S.asking = null;
@@ -358,6 +362,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     $("players").innerHTML = renderPlayers(v, ctx);
     renderNote();
     renderTray();
+    undo.update();
+    projection.update();
     renderLogPanel();
     renderOverlay();
     if (T.status !== "open") {
