@@ -75,6 +75,18 @@ def to_undoable_choice(base: str, game_id: str, tokens: list[str]) -> str:
     raise AssertionError("seat 0 never made a choice it could take back")
 
 
+def play_to_round(base: str, game_id: str, tokens: list[str], round_: int) -> None:
+    """Both seats play at random until round ``round_`` (cards on the table to score)."""
+    rng = random.Random(3)
+    while True:
+        states = [state(base, game_id, t) for t in tokens]
+        if states[0]["view"]["round"] >= round_:
+            return
+        mover = next(s for s in states if s["legal"])
+        legal = [a for a in mover["legal"] if not a.startswith("R:")] or mover["legal"]
+        act(base, game_id, tokens[mover["seat"]], rng.choice(legal), mover["version"])
+
+
 def test_undo_a_choice_and_see_it_return(browser: Any, live: LiveServer, shots: Path) -> None:
     game_id, tokens = human_game(live.base, 2)
     choice = to_undoable_choice(live.base, game_id, tokens)
@@ -126,7 +138,7 @@ def test_projected_scores_panel(
     words: tuple[str, str, str],
 ) -> None:
     game_id, tokens = human_game(live.base, 2)
-    to_undoable_choice(live.base, game_id, tokens)  # a game with cards on the table
+    play_to_round(live.base, game_id, tokens, 4)  # a game with cards on the table
     phone = size == PHONE
     context = browser.new_context(viewport=size, locale=locale, is_mobile=phone, has_touch=phone)
     page = context.new_page()
