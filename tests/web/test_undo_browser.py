@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from tests.server.support import LiveServer, database, human_game, quick_bots
+from tests.web.a11y import serious_violations
 from tests.web.support import browser_settings, require_chromium, watch_errors
 from tests.web.test_playtest_browser import DESKTOP, PHONE, sit, state
 
@@ -105,6 +106,7 @@ def test_undo_a_choice_and_see_it_return(browser: Any, live: LiveServer, shots: 
     assert page.locator(f'#tray [data-action="{choice}"]').count() == 0
     assert state(live.base, game_id, tokens[0])["version"] == before["version"] + 1
     page.screenshot(path=str(shots / "undo-desktop.png"))
+    assert serious_violations(page) == []
     # By keyboard: the button takes the focus and Enter presses it.
     page.locator("#undo button").focus()
     page.keyboard.press("Enter")
@@ -163,5 +165,6 @@ def test_projected_scores_panel(
     panel.scroll_into_view_if_needed()
     if phone:
         panel.screenshot(path=str(shots / "projection-phone.png"))
+    assert serious_violations(page) == []
     assert errors == []
     context.close()
