@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 import alea.iacta as iacta
 from alea.game import AnyState
+from alea.play.session import HUMAN, Session
 from alea.undo import (
     CHANCE_SINCE,
     GAME_OVER,
@@ -112,3 +114,28 @@ def test_bots_may_pass_in_the_terminal() -> None:
                 found = True
                 break
     assert found
+
+
+def test_the_terminal_session_uses_the_rule_after_a_load(tmp_path: Path) -> None:
+    """A session loaded from a file knows whose decision each event was (replayed), so the
+    same undo is allowed after a load as before it, and goes back to the same state."""
+    for seed in range(30):
+        session = Session([HUMAN, HUMAN, HUMAN], seed=seed)
+        while not session.state.is_terminal():
+            seat = session.to_move()
+            if seat == iacta.CHANCE:
+                session.step_chance()
+                continue
+            legal = [a for a in session.state.legal_actions() if a.kind != "R"]
+            before = session.state.to_json()
+            session.human_move(str(legal[0]))
+            if session.can_undo(seat) == "" and legal[0].kind in ("P", "N"):
+                loaded = Session.load(session.save(tmp_path / "game.json"))
+                assert loaded.deciders == session.deciders
+                assert loaded.can_undo(seat) == ""
+                loaded.undo(seat)
+                assert loaded.state.to_json() == before
+                other = (seat + 1) % 3
+                assert session.can_undo(other) != ""  # not theirs to take back
+                return
+    pytest.fail("no choice could be taken back")  # pragma: no cover
