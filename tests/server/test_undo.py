@@ -184,13 +184,14 @@ def test_undo_over_the_websocket_resends_the_log(server: LiveServer) -> None:
         for c, token in zip(clients, tokens, strict=True):
             await c.until_version(after["version"])
             assert c.log == state_of(base, game_id, token)["log"]
-        # A client reconnecting names the log epoch it holds: another one (an undo it did
-        # not see) gets the whole log again, the same one only what it lacks.
-        epoch = next(m for m in reversed(clients[0].messages) if m["type"] == "update")["log_epoch"]
-        for known, start in ((epoch + 1, 0), (epoch, after["version"])):
+        # A client reconnecting names the last entry it holds: a stale one (an undo it did
+        # not see) gets the whole log again, the server's own only what it lacks.
+        have = state_of(base, game_id, tokens[0])["log"]
+        stale = [f"{have[-1][0]}x", have[-1][1]]
+        for last, start in ((stale, 0), (have[-1], len(have))):
             ws = await websockets.connect(f"{server.ws_base}/ws/games/{game_id}")
-            hello = {"type": "hello", "token": tokens[0], "since": after["version"]}
-            await ws.send(json.dumps({**hello, "epoch": known}))
+            hello = {"type": "hello", "token": tokens[0], "since": len(have), "last": last}
+            await ws.send(json.dumps(hello))
             while (message := json.loads(await ws.recv()))["type"] != "update":
                 pass
             assert message["log_start"] == start

@@ -180,12 +180,14 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
     game.attach(conn, seat)
     known = since if isinstance(since, int) and not isinstance(since, bool) else 0
     conn.sent = known if 0 <= known <= game.version else 0
-    # A client that names the log epoch it holds gets the whole log again when events
-    # were taken back since (its ``since`` would keep a stale entry); one that does not
-    # is trusted, as before epochs existed.
-    epoch = msg.get("epoch", game.log_epoch)
     conn.epoch = game.log_epoch
-    if epoch != game.log_epoch:
+    # A client may name the last entry it holds (``last``): if the log no longer has it
+    # there, an undo took entries back meanwhile (maybe before a restart), and the whole
+    # log goes again rather than what follows a stale entry. Only the last one need be
+    # compared: an undo takes back the last event only, and a connected client is sent
+    # the whole log at once.
+    last = msg.get("last")
+    if conn.sent > 0 and last is not None and game.log_entries(seat, conn.sent - 1)[:1] != [last]:
         conn.sent = 0
     conn.send(
         {
@@ -196,7 +198,6 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
             "role": role_name(seat),
             "players": game.players,
             "version": game.version,
-            "log_epoch": game.log_epoch,
             "idle_timeout": server.settings.idle_timeout,
             "bot_delay": server.settings.bot_delay,
             # The server's clock now: a client counts a deadline down against its own

@@ -170,9 +170,9 @@ class Game:
     #: The bot object playing each seat, with the level it was made for.
     bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
     bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    #: Names the log as this process holds it: a new random number when the game is
-    #: loaded, bumped whenever events are taken back (an undo, a reload). A client that
-    #: quotes another epoch gets the whole log again, never a stale entry kept.
+    #: Names the log as this process holds it: a random number when the game is loaded,
+    #: bumped whenever events are taken back (an undo, a reload). A connection sent
+    #: entries of another epoch gets the whole log again, never keeping a stale entry.
     log_epoch: int = field(default_factory=lambda: secrets.randbits(30))
     #: Bumped on every change anyone may see (events, seats, presence): invalidates caches.
     stamp: int = 0

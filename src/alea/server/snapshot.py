@@ -145,7 +145,7 @@ def update_message(game: Game, seat: int | None, start: int, clock: Clock) -> st
     else:
         text = cached[1]
     entries = _encode(game.log_entries(seat, start))
-    return f'{text},"log_epoch":{game.log_epoch},"log_start":{start},"log":{entries}}}'
+    return f'{text},"log_start":{start},"log":{entries}}}'
 
 
 def _inner(part: dict[str, Any]) -> str:

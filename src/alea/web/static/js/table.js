@@ -92,10 +92,10 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
   function hello(since) {
     // Without a token a signed-in player's session cookie stands for their seat, unless
     // the page only watches.
-    // The log epoch this page's log belongs to: after an undo it missed, the server sends
-    // the whole log again rather than what follows a taken-back entry.
-    const epoch = state.epoch === undefined ? {} : { epoch: state.epoch };
-    send({ type: "hello", token: state.token, lang: language(), since, ...epoch, ...(watch ? { watch: true } : {}) });
+    // The last entry this page holds: if an undo took it back meanwhile, the server sends
+    // the whole log again rather than what follows a stale entry.
+    const last = since > 0 && state.log[since - 1] ? { last: state.log[since - 1] } : {};
+    send({ type: "hello", token: state.token, lang: language(), since, ...last, ...(watch ? { watch: true } : {}) });
   }
 
   function onMessage(m) {
@@ -116,7 +116,6 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
     // the whole log after a sync. A gap (entries missed) asks for the whole log again.
     if (m.log_start <= state.log.length) state.log = state.log.slice(0, m.log_start).concat(m.log);
     else send({ type: "sync" });
-    if (m.log_epoch !== undefined) state.epoch = m.log_epoch;
     const changed = m.version !== state.version;
     const was = state.status;
     state.version = m.version;
