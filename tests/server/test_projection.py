@@ -13,6 +13,7 @@ import alea.iacta as iacta
 from alea.iacta.projection import projection
 from alea.iacta.scoring import best_arrangement, best_score
 from alea.server import Settings
+from alea.server.routes.projection import explained
 from tests.server.support import Database, LiveServer, create_game, human_game, quick_bots
 
 
@@ -65,6 +66,8 @@ def test_projection_is_the_seats_own_and_leaks_nothing(server: LiveServer) -> No
         best = best_arrangement(state.holdings(seat))
         assert got["seat"] == seat and got["own"]["score"] == best.score
         assert sorted(got["own"]["holdings"]["senate"]) == sorted(state.holdings(seat).senate)
+        for place in got["own"]["places"]:  # the reasons in both languages
+            assert place["why"]["en"] == place["reason"] and place["why"]["it"]
         # Public: without anyone's Senate cards, the same for every asker.
         for p, estimate in enumerate(got["public"]):
             h = state.holdings(p)
@@ -80,7 +83,7 @@ def test_projection_is_the_seats_own_and_leaks_nothing(server: LiveServer) -> No
             alt = iacta.INFO.resample(state, seat, rng)
             alt_others = [alt.holdings(p).senate for p in range(3) if p != seat]
             changed |= alt_others != others
-            assert projection(alt.view(seat)) == got
+            assert explained(projection(alt.view(seat))) == got
         assert changed  # the resampling did change the hidden cards
         # Other seats' Senate cards never appear in the answer.
         text = answer.text

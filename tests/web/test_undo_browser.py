@@ -177,6 +177,10 @@ def test_projected_scores_panel(
     text = panel.inner_text()
     assert str(projected["own"]["score"]) in text
     assert panel.locator(".pjpublic tr").count() == 2
+    # Every reason in the page's language (the optimiser's are English).
+    language = "it" if locale.startswith("it") else "en"
+    for place in projected["own"]["places"]:
+        assert place["why"][language] in text
     # It fits: nothing wider than the screen.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"]

@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import APIRouter, Header, Query, Request
 
+from alea import tabletop
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
 from alea.server.routes.accounts import cookie_seat
@@ -50,4 +51,23 @@ async def projection(
     if seat is not None and seat != held:
         raise ServerError("bad_token", 403)
     view = game.view_for(held)
-    return await asyncio.to_thread(project, view)
+    return explained(await asyncio.to_thread(project, view))
+
+
+def _why(reason: str) -> dict[str, str]:
+    try:
+        return {"en": reason, "it": tabletop.italian(reason)}
+    except KeyError:  # a form the translator does not know: English for everyone
+        return {"en": reason, "it": reason}
+
+
+def explained(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` with each reason of the own arrangement in English and Italian (``why``),
+    as ``POST /api/score`` gives them (the optimiser's reasons are English)."""
+    own = answer.get("own")
+    if isinstance(own, dict):
+        for place in own.get("places", []):
+            place["why"] = _why(str(place.get("reason", "")))
+        for card in own.get("breakdown", {}).get("senate", []):
+            card["why"] = _why(str(card.get("reason", "")))
+    return answer

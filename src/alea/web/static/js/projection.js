@@ -84,7 +84,7 @@ export function projectionPanel(el, table) {
     const extra = p.extra ? patrician(p.extra, "mini") : "";
     const card = p.kind === "province" || p.kind === "wild" ? province(p.card, "mini") : senateCard(p.card, "mini");
     return `<li>${card}<span class="pjpeople">${people}${extra}</span>` +
-      `<b>${esc(t("projection_points", { n: p.points }))}</b><small>${esc(p.reason)}</small></li>`;
+      `<b>${esc(t("projection_points", { n: p.points }))}</b><small>${esc((p.why && p.why[language()]) || p.reason)}</small></li>`;
   }
 
   function ownPart(own) {
