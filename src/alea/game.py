@@ -347,6 +347,10 @@ class GameInfo:
     #: The ``new_game`` options of a table hosted online, where people play at a person's
     #: pace (Dado Romano's ``paced``: each die waits for its player's Roll).
     table_options: Mapping[str, Any] = field(default_factory=dict)
+    #: ``projection(view)``: the final scores a seat can foresee from its own view (a
+    #: :meth:`GameState.view`, never the state, so it shows nothing the view hides):
+    #: ``{"seat", "own", "public"}``. None: the game has no hidden score to project.
+    projection: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
 
     def __repr__(self) -> str:
         return f"<GameInfo {self.name}: {self.title}, version {self.version}>"

@@ -10,8 +10,9 @@ speaks the contract.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from alea.game import AnyState, GameInfo
 from alea.iacta.cards import PLAYER_COLOURS
@@ -29,6 +30,13 @@ def _resample(state: AnyState, seat: int, rng: random.Random) -> State:
     from alea.iacta.determinize import determinize  # only searches and tests need it
 
     return determinize(state.view(seat), rng)
+
+
+def _projection(view: Mapping[str, Any]) -> dict[str, Any]:
+    """Projected scores from one seat's view (:mod:`alea.iacta.projection`)."""
+    from alea.iacta.projection import projection  # the optimiser loads on first use
+
+    return projection(view)
 
 
 INFO: Final = GameInfo(
@@ -51,4 +59,5 @@ INFO: Final = GameInfo(
     replay=replay,
     from_json=State.from_json,
     resample=_resample,
+    projection=_projection,
 )

@@ -9,7 +9,9 @@ rules of the table live here so they can be tested without a terminal:
   bot seat has its own generator, so a session is reproducible from its seed.
 * **Undo** takes back a human's last decision, and any bot decisions after
   it, as long as no chance event (a roll, a reveal, a draw) has happened
-  since: undoing past a roll would let a player re-roll for free.
+  since: undoing past a roll would let a player re-roll for free. The rule is
+  :mod:`alea.undo`'s, the one the server applies too (where no other seat's
+  decision may follow, bots' included).
 * **Save/load** writes the game record (RULES.md §7), the seats and the
   generators' states; loading replays the record. The file holds the whole
   game, hidden cards included: it is for resuming, not for sharing mid-game.
@@ -21,10 +23,11 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import alea.iacta as iacta
 from alea.bots import Bot, ask, make
+from alea.undo import UndoRefused, decider, deciders_of, taken_back, undo_point
 
 SAVE_FORMAT = "alea-play/1"
 HUMAN = "human"
@@ -70,6 +73,8 @@ class Session:
         ]
         self.names = names or default
         self.undo_stack: list[Snapshot] = []
+        #: The seat whose decision each event was (None: chance), for :mod:`alea.undo`.
+        self.deciders: list[int | None] = []
 
     # -------------------------------------------------------------- seats
 
@@ -94,6 +99,7 @@ class Session:
         """Apply the pending chance event; from now on undo cannot go back past it."""
         outcome = self.state.sample_chance(self.chance)
         self.state.apply(outcome)
+        self.deciders.append(None)
         self.undo_stack.clear()
         return outcome
 
@@ -101,6 +107,7 @@ class Session:
         """Let the bot in the seat to move decide, from its view only."""
         seat = self.state.current_player()
         action = ask(self.bots[seat], self.state, self.bot_rngs[seat])
+        self.deciders.append(decider(iacta.INFO, self.state, action))
         self.state.apply(action)
         return action
 
@@ -118,31 +125,43 @@ class Session:
             self.chance.getstate(),
             [r.getstate() for r in self.bot_rngs],
         )
+        self.deciders.append(decider(iacta.INFO, self.state, text))
         self.state.apply(text)
         self.undo_stack.append(snapshot)
         return next(a for a in legal if a == text)
 
+    def _undo_point(self, seat: int) -> int:
+        """Where ``seat``'s undo goes back to (:func:`alea.undo.undo_point`; this
+        session's bots' replies go back with it), or :class:`UndoRefused`."""
+        return undo_point(self.state, self.deciders, seat, passes=lambda s: not self.is_human(s))
+
     def can_undo(self, seat: int) -> str:
         """'' if ``seat`` may undo its last decision now, else the reason why not."""
-        if not self.undo_stack:
-            return (
-                "nothing to undo: a chance event (a roll, a reveal or a draw) has happened "
-                "since your last decision, or you have not decided anything yet"
-            )
-        if self.undo_stack[-1].seat != seat:
-            return f"the last decision was {self.names[self.undo_stack[-1].seat]}'s, not yours"
+        try:
+            self._undo_point(seat)
+        except UndoRefused as err:
+            return str(err)
         return ""
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last decision (and the bot moves after it)."""
-        reason = self.can_undo(seat)
-        if reason:
-            raise iacta.IllegalActionError(reason)
-        snap = self.undo_stack.pop()
-        self.state = snap.state
-        self.chance.setstate(snap.chance)
-        for rng, saved in zip(self.bot_rngs, snap.bots, strict=True):
-            rng.setstate(saved)
+        try:
+            index = self._undo_point(seat)
+        except UndoRefused as err:
+            raise iacta.IllegalActionError(str(err)) from None
+        # The newest snapshot is that decision's (a later human decision would have
+        # blocked the undo); it restores the bots' generators too. A game just loaded
+        # has none: the state is replayed without the events.
+        snap = self.undo_stack[-1] if self.undo_stack else None
+        if snap is not None and snap.seat == seat:
+            self.undo_stack.pop()
+            self.state = snap.state
+            self.chance.setstate(snap.chance)
+            for rng, saved in zip(self.bot_rngs, snap.bots, strict=True):
+                rng.setstate(saved)
+        else:
+            self.state = cast(iacta.State, taken_back(self.state, index))
+        del self.deciders[index:]
 
     # ---------------------------------------------------------- save/load
 
@@ -169,6 +188,7 @@ class Session:
             raise ValueError(f"not a saved game of this program (format {data.get('format')!r})")
         session = cls(list(data["seats"]), int(data["seed"]), list(data["names"]))
         session.state = iacta.replay(data["record"])
+        session.deciders = deciders_of(session.state)
         _set_state(session.chance, data["chance"])
         for rng, saved in zip(session.bot_rngs, data["bot_rngs"], strict=True):
             _set_state(rng, saved)

@@ -63,8 +63,10 @@ class Analyses:
         self.jobs: dict[str, Job] = {}
         #: Failures of the last attempt by (game, seat), shown until asked again.
         self.failed: dict[tuple[str, int], str] = {}
-        #: The last hint of each game, by the version it was computed at.
-        self._hints: dict[str, tuple[int, int, asyncio.Future[dict[str, Any]]]] = {}
+        #: The last hint of each game, by the position it was computed at: the version and
+        #: the log epoch (an undo and another move bring a game back to a version with
+        #: another position; the epoch tells them apart).
+        self._hints: dict[str, tuple[tuple[int, int], int, asyncio.Future[dict[str, Any]]]] = {}
         self._executor: Executor | None = None
 
     # ------------------------------------------------------------ workers
@@ -202,8 +204,9 @@ class Analyses:
         if not analysis.supports(game.game_name):
             raise ServerError("analysis_unavailable", 409)
         version = game.version
+        position = (version, game.log_epoch)
         cached = self._hints.get(game.id)
-        if cached is not None and cached[0] == version and cached[1] == seat:
+        if cached is not None and cached[0] == position and cached[1] == seat:
             return {**await asyncio.shield(cached[2]), "version": version, "seat": seat}
         view = game.state.view(seat)
         legal = [str(a) for a in game.state.legal_actions()]
@@ -217,7 +220,7 @@ class Analyses:
             self.settings.hint_samples,
             version,
         )
-        self._hints[game.id] = (version, seat, asyncio.ensure_future(future))
+        self._hints[game.id] = (position, seat, asyncio.ensure_future(future))
         verdict = await asyncio.shield(self._hints[game.id][2])
         return {**verdict, "version": version, "seat": seat}
 

@@ -25,6 +25,7 @@ from sqlalchemy import Engine, select
 
 from alea.game import IllegalActionError
 from alea.server.clock import Clock
+from alea.server.games import hosted
 from alea.server.room import FINISHED, Game, Seat
 from alea.server.storage import Store, _game_record
 from alea.server.tables import (
@@ -35,6 +36,7 @@ from alea.server.tables import (
     games_table,
     seats_table,
 )
+from alea.undo import decider
 
 log = logging.getLogger("alea.server.cluster")
 
@@ -118,17 +120,22 @@ def apply_stored(game: Game, stored: Stored, now: float) -> bool | None:
     changed = False
     if stored.events:
         new = game.state.clone()
+        info = hosted(game.game_name)
         actors: list[int | None] = []
+        deciders: list[int | None] = []
         for idx, event, actor in stored.events:
             if idx != game.version + len(actors):
                 return None
+            who = decider(info, new, event)
             try:
                 new.apply(event)
             except IllegalActionError:
                 return None
             actors.append(actor)
+            deciders.append(who)
         game.state = new
         game.actors.extend(actors)
+        game.deciders.extend(deciders)
         game.turn_since = now
         changed = True
     if game.version != record.version:
@@ -193,13 +200,17 @@ def apply_heard(
     if start != game.version or not events or len(actors) != len(events):
         return False
     new = game.state.clone()
+    info = hosted(game.game_name)
+    deciders: list[int | None] = []
     try:
         for event in events:
+            deciders.append(decider(info, new, event))
             new.apply(event)
     except (IllegalActionError, ValueError, KeyError):
         return False
     game.state = new
     game.actors.extend(actors)
+    game.deciders.extend(deciders)
     game.turn_since = now
     game.updated_at = now
     if new.is_terminal():

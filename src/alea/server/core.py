@@ -43,7 +43,8 @@ from alea.server.room import ACTIVE, FINISHED, OPEN, OVER, Game, Seat
 from alea.server.storage import Store
 from alea.server.tables import ClockRecord, GameRecord, StorageError, VersionConflict
 from alea.server.timecontrol import TimeControl
-from alea.server.writes import op_append_events, op_create_game
+from alea.server.writes import op_append_events, op_create_game, op_truncate_events
+from alea.undo import decider, taken_back
 
 log = logging.getLogger("alea.server")
 
@@ -53,17 +54,23 @@ Write = Callable[[Any], Any]
 SeatingWrite = Callable[[str | None, float | None], Write]
 
 
-def replay_log(state: AnyState, record: GameRecord) -> tuple[AnyState, list[int | None]]:
-    """``state`` with the stored events of ``record`` applied, and each event's actor;
-    ValueError naming the first event the engine refuses."""
+def replay_log(
+    state: AnyState, record: GameRecord
+) -> tuple[AnyState, list[int | None], list[int | None]]:
+    """``state`` with the stored events of ``record`` applied, each event's actor and
+    decider (:func:`alea.undo.decider`); ValueError naming the first event the engine
+    refuses."""
+    info = hosted(record.game)
     actors: list[int | None] = []
+    deciders: list[int | None] = []
     for index, token in enumerate(record.events):
         actors.append(state.actor())
+        deciders.append(decider(info, state, token))
         try:
             state.apply(token)
         except IllegalActionError as err:
             raise ValueError(f"event {index} ({token}): {err}") from None
-    return state, actors
+    return state, actors, deciders
 
 
 def finish_rated(append: Write, rating: Write) -> Write:
@@ -180,20 +187,27 @@ class Core:
         """
         info = hosted(record.game)
         try:
-            state, actors = replay_log(new_state(info, record.players, record.referee), record)
+            state, actors, deciders = replay_log(
+                new_state(info, record.players, record.referee), record
+            )
         except ValueError:
             if not info.table_options:
                 raise
             plain = new_state(info, record.players, record.referee, table=False)
-            state, actors = replay_log(plain, record)
+            state, actors, deciders = replay_log(plain, record)
         if record.version != len(record.events):
             raise StorageError(
                 f"game {record.id}: version {record.version} but {len(record.events)} events"
             )
-        return self._game(record, state, actors, self.settings.chance_rng())
+        return self._game(record, state, actors, self.settings.chance_rng(), deciders)
 
     def _game(
-        self, record: GameRecord, state: AnyState, actors: list[int | None], rng: Any
+        self,
+        record: GameRecord,
+        state: AnyState,
+        actors: list[int | None],
+        rng: Any,
+        deciders: list[int | None],
     ) -> Game:
         """The game in memory that ``record`` describes, with its engine ``state``."""
         seats = [
@@ -211,6 +225,7 @@ class Core:
             status=record.status,
             state=state,
             actors=actors,
+            deciders=deciders,
             seats=seats,
             rng=rng,
             info=hosted(record.game),
@@ -247,6 +262,8 @@ class Core:
             return
         fresh = self.rebuild(record)
         game.state, game.actors, game.status = fresh.state, fresh.actors, fresh.status
+        game.deciders = fresh.deciders
+        game.rewound()
         game.result, game.deadline = fresh.result, fresh.deadline
         game.referee_name, game.referee_token = fresh.referee_name, fresh.referee_token
         game.exchange = fresh.exchange
@@ -342,7 +359,7 @@ class Core:
                 banks=[float(control.bank)] * len(seats),
                 human_seen=now,
             )
-        game = self._game(record, state, actors, rng)
+        game = self._game(record, state, actors, rng, [None] * len(actors))
         if game.all_claimed():
             game.begin(self.clock.deadline(time_limit), now)
             record.status, record.deadline = game.status, game.deadline
@@ -382,6 +399,50 @@ class Core:
             start = await self.advance(game, [(token, game.state.actor())])
         return start, game.version
 
+    async def undo(self, game: Game, seat: int, version: object) -> int:
+        """Take back ``seat``'s own last decision, seen at ``version`` (the rule of
+        :mod:`alea.undo`: nothing but that decision has happened since). Returns the
+        new version.
+
+        Stored by truncation: the decision's row leaves the event log in the same
+        transaction that moves the game's version back, so the log is always the game
+        as it stands and a restart replays it without the decision. Refused, with
+        nothing changed, in rated games, at a stale version and whenever the rule says
+        no. Shielded from the caller's cancellation like a move.
+        """
+        return await asyncio.shield(self._undo(game, seat, version))
+
+    async def _undo(self, game: Game, seat: int, version: object) -> int:
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ServerError("malformed", detail="'version' must be the integer you saw")
+        async with game.lock:
+            if game.status == FINISHED:
+                raise ServerError("game_over", 409)
+            if game.status == OPEN:
+                raise ServerError("not_started", 409)
+            if getattr(game, "rated", False):
+                raise ServerError("undo_rated", 409)
+            if version != game.version:
+                raise ServerError("stale_version", 409, sent=version, version=game.version)
+            index = game.undo_index(seat)
+            new = taken_back(game.state, index)
+            now = self.clock.now()
+            try:
+                await self.write(op_truncate_events(game.id, index, game.version, now=now))
+            except VersionConflict:
+                await self._reload(game)
+                raise ServerError(
+                    "stale_version", 409, sent=version, version=game.version
+                ) from None
+            game.state = new
+            del game.actors[index:]
+            del game.deciders[index:]
+            game.rewound()
+            game.updated_at = game.turn_since = now
+            self.notify(game)
+            log.info("game %s: seat %d took back event %d", game.id, seat, index)
+            return game.version
+
     async def advance(
         self, game: Game, events: Sequence[tuple[Any, int | None]], *, keep_turn: bool = False
     ) -> int:
@@ -395,19 +456,31 @@ class Core:
         new = game.state.clone()
         start = game.version
         actors: list[int | None] = []
+        deciders: list[int | None] = []
         for event, actor in events:
+            who = decider(game.info, new, event)
             try:
                 new.apply(event)
             except IllegalActionError as err:
                 raise ServerError("illegal_action", 422, detail=str(err)) from None
             actors.append(actor)
-        actors.extend(draw_chance(new, game.rng))
+            deciders.append(who)
+        drawn = draw_chance(new, game.rng)
+        actors.extend(drawn)
+        deciders.extend([None] * len(drawn))
         if actors:
-            await self._commit(game, new, start, actors, keep_turn=keep_turn)
+            await self._commit(game, new, start, actors, deciders, keep_turn=keep_turn)
         return start
 
     async def _commit(
-        self, game: Game, new: AnyState, start: int, actors: list[int | None], *, keep_turn: bool
+        self,
+        game: Game,
+        new: AnyState,
+        start: int,
+        actors: list[int | None],
+        deciders: list[int | None],
+        *,
+        keep_turn: bool,
     ) -> None:
         """Store the events from ``start`` on, then make ``new`` the game's state (lock held)."""
         events = new.history[start:]
@@ -430,6 +503,7 @@ class Core:
             raise ServerError("stale_version", 409, sent=start, version=game.version) from None
         game.state = new
         game.actors.extend(actors)
+        game.deciders.extend(deciders)
         game.updated_at = now
         if not keep_turn:
             game.turn_since = now

@@ -57,8 +57,10 @@ class Connection:
         self.seat: int | None = None
         self.joined = False
         self.language = i18n.DEFAULT_LANGUAGE
-        #: How many log entries this client already has.
+        #: How many log entries this client already has, and the game's ``log_epoch`` they
+        #: belong to (another epoch: events were taken back, the whole log goes again).
         self.sent = 0
+        self.epoch: int | None = None
         self._dirty = False
         self._outbox: collections.deque[str] = collections.deque()
         self._wake = asyncio.Event()
@@ -112,8 +114,9 @@ class Connection:
                 if self._dirty and not self._closed:
                     self._dirty = False
                     game = self.game
-                    if self.sent > game.version:  # the game was reloaded shorter: start over
-                        self.sent = 0
+                    if self.sent > game.version or self.epoch != game.log_epoch:
+                        self.sent = 0  # events were taken back (undo, reload): start over
+                        self.epoch = game.log_epoch
                     text = update_message(game, self.seat, self.sent, self.server.clock)
                     self.sent = game.version
                     await websocket.send_text(text)
@@ -180,6 +183,15 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
     game.attach(conn, seat, server.clock.now())
     known = since if isinstance(since, int) and not isinstance(since, bool) else 0
     conn.sent = known if 0 <= known <= game.version else 0
+    conn.epoch = game.log_epoch
+    # A client may name the last entry it holds (``last``): if the log no longer has it
+    # there, an undo took entries back meanwhile (maybe before a restart), and the whole
+    # log goes again rather than what follows a stale entry. Only the last one need be
+    # compared: an undo takes back the last event only, and a connected client is sent
+    # the whole log at once.
+    last = msg.get("last")
+    if conn.sent > 0 and last is not None and game.log_entries(seat, conn.sent - 1)[:1] != [last]:
+        conn.sent = 0
     conn.send(
         {
             "type": "welcome",
@@ -230,6 +242,17 @@ async def _action(conn: Connection, msg: dict[str, Any]) -> None:
         "index": index,
         "version": version,
     }
+    message_id = _message_id(msg)
+    if message_id is not None:
+        reply["id"] = message_id
+    conn.send(reply)
+
+
+async def _undo(conn: Connection, msg: dict[str, Any]) -> None:
+    """Take back the seat's own last decision (the rule of :mod:`alea.undo`)."""
+    seat = _seated(conn)
+    version = await conn.server.core.undo(conn.game, seat, msg.get("version"))
+    reply: dict[str, Any] = {"type": "ack", "undo": True, "version": version}
     message_id = _message_id(msg)
     if message_id is not None:
         reply["id"] = message_id
@@ -292,6 +315,7 @@ async def _sync(conn: Connection, msg: dict[str, Any]) -> None:
 HANDLERS: dict[str, Handler] = {
     "hello": _hello,
     "action": _action,
+    "undo": _undo,
     "say": _say,
     "takeover": _takeover,
     "reclaim": _reclaim,

@@ -186,6 +186,34 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Hints are not available in rated games.",
         "it": "I suggerimenti non sono disponibili nelle partite valide per la classifica.",
     },
+    # Undo of a seat's own last decision (alea.undo; POST .../undo, WebSocket "undo").
+    "undo_nothing": {
+        "en": "Nothing to undo: you have made no decision yet.",
+        "it": "Niente da annullare: non hai ancora preso nessuna decisione.",
+    },
+    "undo_chance": {
+        "en": "Too late to undo: dice were rolled or a card was drawn after your last move.",
+        "it": "Troppo tardi per annullare: dopo la tua ultima mossa sono stati tirati i dadi "
+        "o pescata una carta.",
+    },
+    "undo_others": {
+        "en": "Too late to undo: another player has moved since your last move.",
+        "it": "Troppo tardi per annullare: un altro giocatore ha mosso dopo la tua ultima mossa.",
+    },
+    "undo_secret": {
+        "en": "A Senate card you kept cannot be taken back: the next player may already see "
+        "what it left.",
+        "it": "Una carta Senato tenuta non si può riprendere: il giocatore successivo potrebbe "
+        "già vedere quelle rimaste.",
+    },
+    "undo_rated": {
+        "en": "Moves cannot be taken back in rated games.",
+        "it": "Nelle partite valide per la classifica le mosse non si possono annullare.",
+    },
+    "projection_unavailable": {
+        "en": "Projected scores are not available in {game}.",
+        "it": "I punteggi previsti non sono disponibili in {game}.",
+    },
     "storage_error": {
         "en": "The move could not be saved, so it was not made; please try again.",
         "it": "Non è stato possibile salvare la mossa, quindi non è stata fatta; riprova.",

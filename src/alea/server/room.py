@@ -33,6 +33,15 @@ from alea.server.errors import ServerError
 from alea.server.games import HUMAN_REFEREE, REFEREE, SOFTWARE
 from alea.server.tables import SeatRecord
 from alea.server.timecontrol import TimeControl
+from alea.undo import (
+    CHANCE_SINCE,
+    GAME_OVER,
+    NOTHING,
+    OTHERS_SINCE,
+    SECRET,
+    UndoRefused,
+    undo_point,
+)
 
 OPEN: Final = "open"
 ACTIVE: Final = "active"
@@ -41,6 +50,15 @@ FINISHED: Final = "finished"
 ABANDONED: Final = "abandoned"
 #: The statuses of a game that is over, one way or the other.
 OVER: Final = (FINISHED, ABANDONED)
+
+#: The server's error code for each reason :mod:`alea.undo` refuses with.
+UNDO_CODES: Final = {
+    NOTHING: "undo_nothing",
+    CHANCE_SINCE: "undo_chance",
+    OTHERS_SINCE: "undo_others",
+    GAME_OVER: "game_over",
+    SECRET: "undo_secret",
+}
 
 HUMAN: Final = "human"
 BOT: Final = "bot"
@@ -211,6 +229,10 @@ class Game:
     #: A rated table: every human seat is held by an account, and the finished game
     #: updates the ratings (:mod:`alea.server.ratings`); no hints are given in it.
     rated: bool = False
+    #: The seat whose own decision each event was (None: chance, referee, clock), parallel
+    #: to :attr:`actors`: what :mod:`alea.undo`'s rule reads (kept in memory, rebuilt by
+    #: the replay on restart).
+    deciders: list[int | None] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).
@@ -218,6 +240,10 @@ class Game:
     #: The bot object playing each seat, with the level it was made for.
     bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
     bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    #: Names the log as this process holds it: a random number when the game is loaded,
+    #: bumped whenever events are taken back (an undo, a reload). A connection sent
+    #: entries of another epoch gets the whole log again, never keeping a stale entry.
+    log_epoch: int = field(default_factory=lambda: secrets.randbits(30))
     #: Bumped on every change anyone may see (events, seats, presence): invalidates caches.
     stamp: int = 0
     #: Encoded snapshots by seat, each with the stamp it was built at (:mod:`.snapshot`).
@@ -273,6 +299,27 @@ class Game:
             return []
         return [str(a) for a in self.state.legal_actions()]
 
+    def undo_index(self, seat: int) -> int:
+        """The log index ``seat`` would take its events back to (:mod:`alea.undo`'s rule,
+        every later decision blocking it), or the typed refusal saying why not."""
+        if seat < 0 or seat >= len(self.seats) or self.seats[seat].bot_plays:
+            raise ServerError("undo_others", 409)
+        try:
+            return undo_point(self.state, self.deciders, seat)
+        except UndoRefused as err:
+            raise ServerError(UNDO_CODES[err.reason], 409, detail=str(err)) from None
+
+    def may_undo(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take back its last decision now (the table's Undo button):
+        a person's seat, an active unrated game, and the rule allows it."""
+        if seat is None or self.status != ACTIVE or getattr(self, "rated", False):
+            return False
+        try:
+            self.undo_index(seat)
+        except ServerError:
+            return False
+        return True
+
     def view_for(self, seat: int | None) -> dict[str, Any]:
         """The view of ``seat``; the referee sees the public table, like a spectator."""
         return self.state.view(None if seat == REFEREE else seat)
@@ -305,6 +352,10 @@ class Game:
         self.status = ACTIVE
         self.deadline = deadline
         self.turn_since = now
+
+    def rewound(self) -> None:
+        """Events were taken back: every connection's log must be sent anew."""
+        self.log_epoch = (self.log_epoch + 1) % (1 << 30)
 
     def changed(self) -> None:
         """Invalidate cached messages and wake every connection."""

@@ -241,6 +241,32 @@ class ActionIn(BaseModel):
     version: int = Field(..., ge=0, description="the version of the view you chose from")
 
 
+class UndoIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(..., ge=0, description="the version of the view you saw")
+
+
+class UndoneOut(BaseModel):
+    version: int = Field(description="the version after the undo (the log is shorter)")
+    state: StateOut
+
+
+class PublicEstimateOut(BaseModel):
+    seat: int
+    score: int = Field(description="best score of the seat's public holdings")
+    tiebreak: int
+    hidden_senate: int = Field(description="Senate cards held face down, not counted")
+
+
+class ProjectionOut(BaseModel):
+    seat: int | None = Field(description="the seat asking; null: a spectator")
+    own: dict[str, Any] | None = Field(
+        description="the seat's best arrangement now (as POST /api/score gives one player)"
+    )
+    public: list[PublicEstimateOut]
+
+
 class BotLevelIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -258,6 +284,9 @@ class StateOut(BaseModel):
     role: Literal["player", "referee", "spectator"]
     view: dict[str, Any] = Field(description="State.view(seat): see docs/server.md")
     legal: list[str] = Field(description="legal actions when it is this seat's decision")
+    undo: bool = Field(
+        False, description="whether this seat may take back its own last decision now"
+    )
     log: list[tuple[str, int | None]] = Field(description="[event, actor] pairs, redacted")
     seats: list[SeatOut]
     takeover_at: float | None

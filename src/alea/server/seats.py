@@ -353,7 +353,10 @@ class Seating:
                     log.exception(
                         "game %s: bot for seat %d failed; playing %s", game.id, seat, choice
                     )
-                if game.version != version:
+                # The same version is not enough: an undo and another move may have
+                # brought the game back to it with another position. The state object is
+                # swapped on every change, so its identity names the position.
+                if game.state is not state or game.version != version:
                     continue
                 if self.holds is not None and not self.holds(game.id):
                     return  # the lease was lost (Redis restarted): its new holder plays

@@ -115,6 +115,8 @@ def own(game: Game, seat: int | None) -> dict[str, Any]:
         "role": role_name(seat),
         "view": game.view_for(seat),
         "legal": game.legal_for(seat),
+        # Whether this seat may take back its own last decision now (alea.undo).
+        "undo": game.may_undo(seat),
     }
 
 

@@ -188,6 +188,34 @@ def op_append_events(
     return AppendEvents(game_id, start, events, actors, status=status, result=result, now=now)
 
 
+def op_truncate_events(
+    game_id: str, keep: int, old: int, *, now: float | None = None
+) -> Callable[[Connection], None]:
+    """Cut a game's log back to its first ``keep`` events (an undo), at version ``old``.
+
+    The version moves back in the same transaction as the rows go, and only if the
+    stored version is still ``old`` (else :class:`VersionConflict`, nothing changed), so
+    the log and the version never disagree and a restart replays the game as it stands.
+    """
+    updated_at = time.time() if now is None else now
+
+    def run(conn: Connection) -> None:
+        done = conn.execute(
+            update(games_table)
+            .where(games_table.c.id == game_id, games_table.c.version == old)
+            .values(version=keep, updated_at=updated_at)
+        )
+        if done.rowcount != 1:
+            raise VersionConflict(f"game {game_id}: stored version is not {old}")
+        conn.execute(
+            delete(events_table).where(
+                events_table.c.game_id == game_id, events_table.c.idx >= keep
+            )
+        )
+
+    return run
+
+
 def op_update_seats(
     game_id: str,
     seats: Sequence[SeatRecord],

@@ -10,7 +10,7 @@ from alea.server import i18n, reasons
 from alea.server.hub import serve_socket
 from alea.server.routes.accounts import cookie_seat
 from alea.server.routes.common import ERRORS, Server, acting_seat, bearer
-from alea.server.schemas import ActedOut, ActionIn, SayIn, StateOut
+from alea.server.schemas import ActedOut, ActionIn, SayIn, StateOut, UndoIn, UndoneOut
 from alea.server.service import GameServer
 from alea.server.snapshot import state
 
@@ -54,6 +54,26 @@ async def post_action(
         seat = acting_seat(game, authorization)
     index, version = await server.core.act(game, seat, body.action, body.version)
     return {"index": index, "version": version, "state": state(game, seat, server.clock)}
+
+
+@router.post("/api/games/{game_id}/undo", response_model=UndoneOut, responses=ERRORS)
+async def post_undo(
+    game_id: str,
+    body: UndoIn,
+    server: Server,
+    request: Request,
+    authorization: str | None = Header(None),
+) -> dict[str, Any]:
+    """Take back your own last decision (the same rules as the WebSocket ``undo``
+    message): only while nothing has happened since (no roll, draw or other player's
+    move), never in rated games. The decision leaves the stored log.
+    """
+    game = await server.get(game_id)
+    seat = None if authorization else await cookie_seat(request, game, change=True)
+    if seat is None:
+        seat = acting_seat(game, authorization)
+    version = await server.core.undo(game, seat, body.version)
+    return {"version": version, "state": state(game, seat, server.clock)}
 
 
 @router.get("/api/games/{game_id}/explain", responses=ERRORS)

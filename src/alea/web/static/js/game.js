@@ -19,6 +19,8 @@ import { api, getName, setName } from "./util.js";
 import { describeControl, formatLeft, secondsLeft } from "./clocks.js";
 import { setBaseTitle } from "./notify.js";
 import { fetchHint, hintButton } from "./analysis.js";
+import { undoBar } from "./undo.js";
+import { projectionPanel } from "./projection.js";
 
 const CHOICE_KINDS = new Set(["K", "P", "N"]);
 
@@ -58,8 +60,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     <div class="layout">
       <div class="main"><div id="board"></div>
         <div class="tray"><section id="evaluation" class="evalpanel" aria-live="polite" tabindex="0" hidden></section>
-          <div id="tray"></div></div></div>
-      <aside class="side"><div id="players"></div>
+          <div id="undo" class="undobar" hidden></div><div id="tray"></div></div></div>
+      <aside class="side"><div id="players"></div><div id="projection" class="pjbox"></div>
         <details class="logbox" open><summary>${esc(t("log"))}</summary><ol id="log" class="log" tabindex="0"></ol></details>
         <div id="talk" class="talk"></div>
         <label class="autoforced"><input type="checkbox" id="autoforced" ${S.autoForced ? "checked" : ""}> ${esc(t("auto_forced"))}</label>
@@ -71,6 +73,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
   const $ = (id) => root.querySelector(`#${id}`);
   const evaluation = evaluationPanel($("evaluation"), markEvaluating);
   const talk = mountTableTalk($("talk"), root, table);
+  const undo = undoBar($("undo"), table);
+  const projection = projectionPanel($("projection"), table);
 
   function act(action) {
     S.asking = null;
@@ -385,6 +389,8 @@ export function startGame(root, gameId, { watch = false } = {}) {
     $("players").innerHTML = renderPlayers(v, ctx);
     renderNote();
     renderTray();
+    undo.update();
+    projection.update();
     renderLogPanel();
     renderOverlay();
     if (T.status !== "open") {

@@ -93,7 +93,10 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
   function hello(since) {
     // Without a token a signed-in player's session cookie stands for their seat, unless
     // the page only watches.
-    send({ type: "hello", token: state.token, lang: language(), since, ...(watch ? { watch: true } : {}) });
+    // The last entry this page holds: if an undo took it back meanwhile, the server sends
+    // the whole log again rather than what follows a stale entry.
+    const last = since > 0 && state.log[since - 1] ? { last: state.log[since - 1] } : {};
+    send({ type: "hello", token: state.token, lang: language(), since, ...last, ...(watch ? { watch: true } : {}) });
   }
 
   function onMessage(m) {
