@@ -28,6 +28,7 @@ reproducible and its figures can be quoted with the command that made them.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
@@ -104,22 +105,39 @@ def midgame_position(seed: int = 3) -> iacta.State:
         state.apply(ask(greedy, state, rng))
 
 
-def speed(console: Console, seconds: float, decisions: int) -> None:
-    """Playouts per second on a mid-game position, and ``hard``'s time per decision."""
+def speed(console: Console, seconds: float, decisions: int, warm: bool = True) -> None:
+    """Playouts per second on a mid-game position, and ``hard``'s time per decision.
+
+    With ``warm`` (the default) each kind of playout first searches for one
+    second and ``gc.freeze()`` is called, as a long-running bot process runs
+    (docs/engine.md): the engine's and the bots' memo tables are filled and left
+    out of the garbage collector's passes. ``--speed-cold`` measures a fresh process.
+    """
     console.rule("IS-MCTS speed")
     state = midgame_position()
     seat = state.current_player()
     view, legal = state.view(seat), state.legal_actions()
     console.print(
         f"position: round {state.round + 1}, seat {seat} to place, roll "
-        f"{''.join(map(str, state.roll))}, {len(legal)} legal actions"
+        f"{''.join(map(str, state.roll))}, {len(legal)} legal actions; engine "
+        f"{'compiled' if iacta.COMPILED else 'pure Python'}; "
+        f"{'warm (1 s search each, then gc.freeze())' if warm else 'cold'}"
     )
+    if warm:
+        for playout in ("greedy", "random"):
+            ISMCTSBot(iterations=None, steps=None, seconds=1.0, playout=playout).act(
+                view, legal, random.Random(0)
+            )
+        gc.freeze()
     for playout in ("greedy", "random"):
         bot = ISMCTSBot(iterations=None, steps=None, seconds=seconds, playout=playout)
+        cpu = time.process_time()
         bot.act(view, legal, random.Random(1))
+        cpu = time.process_time() - cpu
         console.print(
             f"  {playout:>6} playouts: {bot.last_iterations / bot.last_seconds:7.1f} playouts/s, "
-            f"{bot.last_steps / bot.last_seconds:7.0f} simulated decisions/s"
+            f"{bot.last_steps / bot.last_seconds:7.0f} simulated decisions/s "
+            f"({bot.last_iterations / cpu:7.1f} playouts per CPU second)"
         )
     for level, steps in (("hard", HARD_STEPS), ("expert", EXPERT_STEPS)):
         wall, cpu = decision_times(level, decisions)
@@ -180,6 +198,9 @@ def main() -> None:
     parser.add_argument("--speed-seconds", type=float, default=3.0)
     parser.add_argument("--speed-decisions", type=int, default=60)
     parser.add_argument(
+        "--speed-cold", action="store_true", help="no warm-up search and gc.freeze() for speed"
+    )
+    parser.add_argument(
         "--stop-after",
         type=float,
         default=None,
@@ -189,7 +210,7 @@ def main() -> None:
     parts = args.only or ["speed", "medium", "hard", "expert", "expert-hard"]
     console = Console()
     if "speed" in parts:
-        speed(console, args.speed_seconds, args.speed_decisions)
+        speed(console, args.speed_seconds, args.speed_decisions, not args.speed_cold)
     if "medium" in parts:
         match(
             console,

@@ -57,7 +57,7 @@ from alea.iacta import castrum, forum, senate, temple
 from alea.iacta.board import Board
 from alea.iacta.dice import remove_dice
 from alea.iacta.native import python_class
-from alea.iacta.notation import REROLL, Action, dice_action
+from alea.iacta.notation import REROLL, Action, action_parts, dice_action
 from alea.iacta.scoring import Holdings
 from alea.iacta.state import DICE_PER_PLAYER
 
@@ -421,8 +421,7 @@ class Assessor:
     def _utility(self, action: Action) -> float:
         t = self.t
         me = t.seat
-        dice = action.dice
-        kind = action.kind
+        kind, dice, _ = action_parts(action)
         gain = 0.0
         if kind == "C":
             gain = self._castrum_after(dice[0], len(dice)) - self._base("C")
@@ -472,10 +471,14 @@ class Assessor:
         """
         best_action = actions[0]
         best_value = float("-inf")
-        top = max((sum(a.dice) for a in actions if a.kind == "T"), default=0)
+        top = 0
         for action in actions:
-            kind = action.kind
-            if kind == REROLL or (kind == "T" and sum(action.dice) < top):
+            kind, dice, _ = action_parts(action)
+            if kind == "T":
+                top = max(top, sum(dice))
+        for action in actions:
+            kind, dice, _ = action_parts(action)
+            if kind == REROLL or (kind == "T" and sum(dice) < top):
                 continue
             value = self.utility(action)
             if value > best_value + 1e-9:
@@ -536,7 +539,7 @@ class GreedyBot(Bot):
         """The decision from a ready-made :class:`Table` (IS-MCTS playouts use this)."""
         if len(legal) == 1:
             return legal[0]
-        kind = legal[0].kind
+        kind = action_parts(legal[0])[0]
         if kind in ("K", "P", "N"):
             return self._choose_card(t, legal)
         assessor = Assessor(t, self.params)

@@ -141,7 +141,7 @@ class Roll:
     building).
     """
 
-    __slots__ = ("counts", "dice", "forum_memo", "groups", "mask", "temple_memo")
+    __slots__ = ("counts", "dice", "forum_memo", "groups", "mask", "temple_memo", "temple_sized")
 
     def __init__(self, dice: tuple[int, ...]) -> None:
         self.dice = dice
@@ -153,6 +153,9 @@ class Roll:
         )
         self.mask = value_mask(dice)
         self.temple_memo: dict[int, tuple[Action, ...]] = {}
+        #: By number of dice: each Temple placement of that many dice with its pip sum, in
+        #: :func:`submultisets` order (a new ``temple_memo`` answer is a filter of it).
+        self.temple_sized: dict[int, tuple[tuple[Action, int], ...]] = {}
         self.forum_memo: dict[int, tuple[Action, ...]] = {}
 
 

@@ -24,10 +24,9 @@ disagreement with the optimiser would fail loudly instead of misreporting.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 from alea.iacta import cards
 from alea.iacta.holdings import (
@@ -63,6 +62,7 @@ __all__ = [
 ]
 
 _COLOUR_INDEX: Final = {colour: i for i, colour in enumerate(cards.COLOURS)}
+_K = TypeVar("_K")
 
 
 # ------------------------------------------------------------------ arrangement
@@ -195,6 +195,15 @@ class Arrangement:
 # ------------------------------------------------------------------- evaluation
 
 
+def _count(items: Iterable[_K]) -> dict[_K, int]:
+    """How many times each item occurs: a plain dict (a ``Counter`` runs Python-level code
+    on every call, which the compiled build pays for at every score)."""
+    found: dict[_K, int] = {}
+    for item in items:
+        found[item] = found.get(item, 0) + 1
+    return found
+
+
 def _place_kind(card: str) -> str:
     if card == cards.WILD_PROVINCE:
         return "wild"
@@ -257,15 +266,16 @@ def evaluate_arrangement(
     arrangement breaks a rule (a wrong colour, two men in one place, a place
     missing, an extra without a couple or without XI, ...).
     """
-    place_cards = Counter(card for card, _, _ in places)
-    owned = Counter(holdings.provinces) + Counter(
-        s for s in holdings.senate if cards.SENATE_CARDS[s].number in (12, 13)
-    )
+    place_cards = _count(card for card, _, _ in places)
+    owned = _count(holdings.provinces)
+    for s in holdings.senate:
+        if cards.SENATE_CARDS[s].number in (12, 13):
+            owned[s] = owned.get(s, 0) + 1
     if place_cards != owned:
         raise ValueError(f"places {sorted(place_cards)} do not match those owned {sorted(owned)}")
-    held = Counter(holdings.patricians)
-    used: Counter[str] = Counter()
-    senate_count = Counter(holdings.senate)
+    held = _count(holdings.patricians)
+    used: dict[str, int] = {}
+    has_xi = "XI" in holdings.senate
     result: list[Place] = []
     placed: list[str] = []
     couples = 0
@@ -301,7 +311,7 @@ def evaluate_arrangement(
         is_couple = len(group) == 2
         couples += is_couple
         if extra is not None:
-            if not senate_count["XI"]:
+            if not has_xi:
                 raise ValueError(f"{card}: an extra patrician needs Senate card XI")
             if not is_couple:
                 raise ValueError(f"{card}: an XI extra goes only beside a couple")
@@ -310,8 +320,8 @@ def evaluate_arrangement(
             extras_value += cards.PATRICIANS[extra].value
             extras.append(extra)
         for p in (*group, *((extra,) if extra else ())):
-            used[p] += 1
-            if used[p] > held[p]:
+            used[p] = used.get(p, 0) + 1
+            if used[p] > held.get(p, 0):
                 raise ValueError(f"{p} is not held, or used twice")
         placed.extend(group)
         base, reason = _score_place(card, group)
@@ -319,10 +329,10 @@ def evaluate_arrangement(
         if extra is not None:
             reason += f"; XI extra {extra} scores under XI"
         result.append(Place(card, kind, group, extra, base, points, reason))
-    left = Counter(used)
+    left = dict(used)
     unplaced_list = []
     for p in holdings.patricians:
-        if left[p]:
+        if left.get(p, 0):
             left[p] -= 1
         else:
             unplaced_list.append(p)
@@ -408,22 +418,43 @@ def _sort_key_patrician(card: str) -> tuple[int, str, int]:
     return (_COLOUR_INDEX[info.colour], info.sex, info.value)
 
 
+def _senate_numbers(senate: Sequence[str]) -> list[int]:
+    """How many Senate cards of each number 0..13 (index = number) ``senate`` holds."""
+    n = [0] * 14
+    for s in senate:
+        n[cards.SENATE_CARDS[s].number] += 1
+    return n
+
+
+#: Per patrician: (is a man, ring colour index, value); per province card: its ring colour
+#: index, or -1 for the grey wild province. Read once per card by :func:`_problem`, which
+#: every score of every playout runs, instead of three attribute reads and a colour look-up.
+_PATRICIAN_SLOT: Final = {
+    name: (info.sex == "m", _COLOUR_INDEX[info.colour], info.value)
+    for name, info in cards.PATRICIANS.items()
+}
+_PROVINCE_COLOUR: Final = {
+    name: -1 if info.colour == cards.GREY else _COLOUR_INDEX[info.colour]
+    for name, info in cards.PROVINCES.items()
+}
+
+
 def _problem(holdings: Holdings) -> Problem:
     men: list[list[int]] = [[] for _ in range(6)]
     women: list[list[int]] = [[] for _ in range(6)]
     for p in holdings.patricians:
-        info = cards.PATRICIANS[p]
-        (men if info.sex == "m" else women)[_COLOUR_INDEX[info.colour]].append(info.value)
+        is_man, colour_index, value = _PATRICIAN_SLOT[p]
+        (men if is_man else women)[colour_index].append(value)
     provinces = [0] * 6
     flex = 0
     for card in holdings.provinces:
-        colour = cards.PROVINCES[card].colour
-        if colour == cards.GREY:
+        colour_index = _PROVINCE_COLOUR[card]
+        if colour_index < 0:
             flex += 1
         else:
-            provinces[_COLOUR_INDEX[colour]] += 1
+            provinces[colour_index] += 1
     borders = [False] * 6
-    n = Counter(cards.SENATE_CARDS[s].number for s in holdings.senate)
+    n = _senate_numbers(holdings.senate)
     for s in holdings.senate:
         senate = cards.SENATE_CARDS[s]
         if senate.number == 12:
@@ -447,7 +478,7 @@ def _constant_score(holdings: Holdings, problem: Problem) -> int:
     score = sum(holdings.fortuna) + holdings.tokens // 2
     for card in holdings.provinces:
         score += cards.PROVINCES[card].value - 1  # empty baseline; occupied adds 1
-    n = Counter(cards.SENATE_CARDS[s].number for s in holdings.senate)
+    n = _senate_numbers(holdings.senate)
     n_places = len(holdings.provinces) + n[12] + n[13]
     score += n[1] * (1 + n_places // 2)
     score += n[3] * (1 + len(holdings.senate))

@@ -99,25 +99,29 @@ class BorderOption(NamedTuple):
     extra_side: int  # side giving the XI extra of a two-colour couple, or -1
 
 
-class Step(NamedTuple):
-    """A back-pointer of the walk: what one colour chose, and the state before."""
-
-    previous: tuple[int, int, int]
-    option: BorderOption
-    demand: int  # on this colour from borders, before its flex places
-    rho: int  # parity of the number of this colour's patricians placed
-    kinds: tuple[int, ...]  # FLEX_* of the flex places given to this colour
-
-
 #: Feasible choices of one colour at one demand: ``(j, rho, value, kinds)`` for
 #: ``j`` flex places of kinds ``kinds`` and ``rho`` the parity placed; by ``j``.
 Entries = tuple[tuple[int, int, int, tuple[int, ...]], ...]
-#: DP state: (demand on this colour from the previous border, flex used, parity).
-State = tuple[int, int, int]
-#: Memo of :func:`colour_best` results for one problem, by (colour, demand).
-ColourTable = dict[
-    tuple[int, int], tuple[tuple[int, ColourDetail | None], tuple[int, ColourDetail | None]]
-]
+#: DP state: (demand on this colour from the previous border, flex used, parity), packed
+#: in one int by :func:`_state_key` so that the walk's dicts hash ints, not tuples.
+State = int
+#: Memo of :func:`colour_best` results for one problem, by ``_colour_key(colour, demand)``.
+ColourTable = dict[int, tuple[tuple[int, ColourDetail | None], tuple[int, ColourDetail | None]]]
+#: A back-pointer of the walk: the state before, the border option chosen, the demand on
+#: this colour from borders (before its flex places), the parity of this colour's
+#: patricians placed, and the FLEX_* kinds of the flex places given to it. A plain tuple:
+#: building a NamedTuple for every improvement cost more than the search around it.
+StepTuple = tuple[State, BorderOption, int, int, tuple[int, ...]]
+
+
+def _state_key(incoming: int, used: int, parity: int) -> int:
+    """A walk state as one int: a border's demand is below 128, flex places below 128."""
+    return incoming << 8 | used << 1 | parity
+
+
+def _colour_key(colour: int, demand: int) -> int:
+    """A (colour, packed demand) memo key as one int (demands stay below 65,536)."""
+    return colour << 16 | demand
 
 
 class Problem(NamedTuple):
@@ -224,6 +228,9 @@ def colour_best(
         counts.v,
         counts.xi,
     )
+    # The counts that realise each parity's best, as plain ints (a ColourDetail is built
+    # only for the winners, not for every improvement).
+    found = [(0, 0, 0), (0, 0, 0)]
     for men_placed in range(a, n_men + 1):
         in_provinces_m = men_placed - a
         if in_provinces_m > provinces:
@@ -235,8 +242,10 @@ def colour_best(
             unplaced = sorted(men[: n_men - men_placed] + women[: n_women - women_placed])
             left = len(unplaced)
             prefix = [0]  # prefix[k]: total of the k lowest unplaced
+            running = 0
             for v in unplaced:
-                prefix.append(prefix[-1] + v)
+                running += v
+                prefix.append(running)
             placed = men_placed + women_placed
             parity = placed & 1
             base = (
@@ -255,7 +264,11 @@ def colour_best(
                 value = score * SHIFT + tiebreak
                 if value > best[parity]:
                     best[parity] = value
-                    detail[parity] = ColourDetail(men_placed, women_placed, couples)
+                    found[parity] = (men_placed, women_placed, couples)
+    for parity in (0, 1):
+        if best[parity] != NEG:
+            men_placed, women_placed, couples = found[parity]
+            detail[parity] = ColourDetail(men_placed, women_placed, couples)
     return (best[0], detail[0]), (best[1], detail[1])
 
 
@@ -297,7 +310,7 @@ def solve(problem: Problem) -> Solution:
     options = [
         _feasible(all_options, problem, i) if borders[i] else [all_options[0]] for i in range(6)
     ]
-    memo: dict[tuple[int, int], Entries] = {}
+    memo: dict[int, Entries] = {}
     if all(borders):
         # No border-free cut in the ring: cut at the border whose options make
         # the fewest distinct demands of the next colour, and walk the chain
@@ -326,7 +339,7 @@ def _solve_chain(
     start: int,
     closing: Sequence[BorderOption],
     options: list[list[BorderOption]],
-    memo: dict[tuple[int, int], Entries],
+    memo: dict[int, Entries],
 ) -> Solution | None:
     """Walk the ring from ``start``; one of ``closing`` fills border ``start - 1``.
 
@@ -341,8 +354,8 @@ def _solve_chain(
     ii = counts.ii * SHIFT
     vii = counts.vii * SHIFT
     # state: (demand on this colour from the previous border, flex used, parity)
-    states: dict[State, int] = {(closing[0].right, 0, 0): 0}
-    history: list[dict[State, Step]] = []
+    states: dict[State, int] = {_state_key(closing[0].right, 0, 0): 0}
+    history: list[dict[State, StepTuple]] = []
     table: ColourTable = {}
     for step in range(6):
         colour = (start + step) % 6
@@ -356,33 +369,37 @@ def _solve_chain(
         provinces = problem.provinces[colour]
         vii_new = 0 if problem.covered[colour] else vii
         new_states: dict[State, int] = {}
-        back: dict[State, Step] = {}
+        back: dict[State, StepTuple] = {}
         # The options' fields as plain tuples, read once (not per state).
         unpacked = [
             (option.left, option.right, option.points * SHIFT, option) for option in choices
         ]
         for state, value in states.items():
-            incoming, used, parity = state
+            incoming = state >> 8
+            used = (state >> 1) & 127
+            parity = state & 1
             room = flex_total - used
             for left, right, points, option in unpacked:
                 demand = incoming + left
-                entries = memo.get((colour, demand))
+                memo_key = _colour_key(colour, demand)
+                entries = memo.get(memo_key)
                 if entries is None:
                     entries = _entries(
                         colour, men, women, provinces, counts, demand, flex_rows, vii_new, table
                     )
-                    memo[(colour, demand)] = entries
+                    memo[memo_key] = entries
                 base = value + points
+                right_key = right << 8
                 for j, rho, part, kinds in entries:
                     if j > room:
                         break
                     total = base + part
                     if parity and rho:
                         total += ii
-                    new_key = (right, used + j, parity ^ rho)
+                    new_key = right_key | (used + j) << 1 | (parity ^ rho)
                     if total > new_states.get(new_key, NEG):
                         new_states[new_key] = total
-                        back[new_key] = Step(state, option, demand, rho, kinds)
+                        back[new_key] = (state, option, demand, rho, kinds)
         states = new_states
         history.append(back)
         if not states:
@@ -390,7 +407,7 @@ def _solve_chain(
     best_key: State | None = None
     best_value = NEG
     for key, value in states.items():
-        total = value + (vii if key[1] < flex_total else 0)
+        total = value + (vii if (key >> 1) & 127 < flex_total else 0)
         if total > best_value:
             best_value = total
             best_key = key
@@ -420,7 +437,7 @@ def _entries(
         best = [NEG, NEG]
         kinds_best: list[tuple[int, ...]] = [(), ()]
         for flex_demand, points, kinds in row:
-            key = (colour, demand + flex_demand)
+            key = _colour_key(colour, demand + flex_demand)
             result = table.get(key)
             if result is None:
                 result = colour_best(men, women, provinces, counts, demand + flex_demand)
@@ -442,7 +459,7 @@ def _entries(
 def _rebuild(
     problem: Problem,
     start: int,
-    history: list[dict[State, Step]],
+    history: list[dict[State, StepTuple]],
     key: State,
     value: int,
 ) -> Solution:

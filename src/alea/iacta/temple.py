@@ -30,15 +30,19 @@ def _actions(roll: tuple[int, ...], count: int, min_sum: int) -> tuple[Action, .
         return ()
     # Pip sums run from ``count`` to 6 * ``count``: clamping keeps the memo small.
     min_sum = min(max(min_sum, count), 6 * count + 1)
-    memo = roll_info(roll).temple_memo
+    info = roll_info(roll)
+    memo = info.temple_memo
     key = count << 6 | min_sum
     found = memo.get(key)
     if found is None:
-        found = tuple(
-            dice_action(TEMPLE, dice)
-            for dice, total in submultisets_by_size(roll, count)
-            if total >= min_sum
-        )
+        sized = info.temple_sized.get(count)
+        if sized is None:
+            sized = tuple(
+                (dice_action(TEMPLE, dice), total)
+                for dice, total in submultisets_by_size(roll, count)
+            )
+            info.temple_sized[count] = sized
+        found = tuple(action for action, total in sized if total >= min_sum)
         memo[key] = found
     return found
 
