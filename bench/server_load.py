@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import random
@@ -33,7 +34,11 @@ import httpx
 import websockets
 from sqlalchemy import create_engine, text
 
+from private_db import private_database
 from serving import start_alea_server
+
+#: Server CPU per acknowledged action the issue asks for (single process, PostgreSQL).
+CPU_TARGET_MS = 0.5
 
 
 @dataclass
@@ -141,7 +146,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(
-    database_url: str, data_dir: Path, synchronous: str, *extra: str
+    database_url: str, data_dir: Path, synchronous: str, *extra: str, profile: str | None = None
 ) -> tuple[Any, str]:
     return start_alea_server(
         "--database-url",
@@ -156,6 +161,7 @@ def start_server(
         "--create-rate",
         "",
         *extra,
+        profile=profile,
     )
 
 
@@ -236,9 +242,11 @@ async def drive(
     measured = stats.sent - sent0
     if server_pid:
         used = cpu_seconds(server_pid) - cpu0
+        per_action = used / max(measured, 1) * 1000
+        verdict = "meets" if per_action <= CPU_TARGET_MS else "MISSES"
         print(
             f"server CPU         {used / elapsed * 100:8.1f} % of one core, "
-            f"{used / max(measured, 1) * 1000:.2f} ms per action"
+            f"{per_action:.2f} ms per action ({verdict} the target <= {CPU_TARGET_MS} ms)"
         )
     stop.set()
     # Let actions in flight be answered (bounded), then close everything.
@@ -264,7 +272,15 @@ def main() -> None:
         default=1.0,
         help="mean think time per move, seconds (uniform 0 to twice this)",
     )
-    parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="default: SQLite in a temp dir; a PostgreSQL URL names the server, and the run "
+        "uses a private database beside it, dropped at the end",
+    )
+    parser.add_argument(
+        "--profile", default=None, help="write the server's cProfile output to this file"
+    )
     parser.add_argument("--sqlite-synchronous", default="FULL")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ws", default=None, help="the server's WebSocket implementation")
@@ -280,13 +296,17 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         url = args.database_url or f"sqlite:///{Path(tmp) / 'load.sqlite'}"
+        if not args.url:  # a server of our own: its games go to a private database
+            url = stack.enter_context(private_database(url))
         if args.url:
             stats, logs, rate = asyncio.run(drive(args, args.url.rstrip("/")))
         else:
             extra = ("--ws", args.ws) if args.ws else ()
-            proc, base = start_server(url, Path(tmp), args.sqlite_synchronous, *extra)
+            proc, base = start_server(
+                url, Path(tmp), args.sqlite_synchronous, *extra, profile=args.profile
+            )
             try:
                 stats, logs, rate = asyncio.run(drive(args, base, proc.pid))
             finally:

@@ -19,10 +19,18 @@ import httpx
 
 
 def start_alea_server(
-    *args: str, env: Mapping[str, str] | None = None, timeout: float = 60
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 60,
+    profile: str | None = None,
 ) -> tuple[subprocess.Popen[str], str]:
-    """``alea serve --port 0 ARGS`` started and answering: its process and base URL."""
-    cmd = [sys.executable, "-m", "alea", "serve", "--port", "0", *args]
+    """``alea serve --port 0 ARGS`` started and answering: its process and base URL.
+
+    ``profile``: a file where ``cProfile`` writes the server's profile when it stops
+    (its event loop thread: where the CPU per action goes).
+    """
+    python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
+    cmd = [*python, "-m", "alea", "serve", "--port", "0", *args]
     proc = subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
