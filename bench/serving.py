@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
 
 import httpx
 
@@ -27,10 +28,13 @@ def start_alea_server(
     """``alea serve --port 0 ARGS`` started and answering: its process and base URL.
 
     ``profile``: a file where ``cProfile`` writes the server's profile when it stops
-    (its event loop thread: where the CPU per action goes).
+    (the CPU of its event loop thread; see ``profiled_serve.py``).
     """
-    python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
-    cmd = [*python, "-m", "alea", "serve", "--port", "0", *args]
+    if profile:
+        runner = [sys.executable, str(Path(__file__).with_name("profiled_serve.py")), profile]
+    else:
+        runner = [sys.executable, "-m", "alea"]
+    cmd = [*runner, "serve", "--port", "0", *args]
     proc = subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
