@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from alea.game import AnyState, GameInfo, IllegalActionError
+from alea.server import state_snapshots
 from alea.server.auth import is_game_id
 from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
@@ -88,6 +89,10 @@ class Core:
         #: Called (lock held) after every change that may give someone a decision:
         #: the bot loop subscribes (see :mod:`alea.server.seats`).
         self.followers: list[Callable[[Game], None]] = []
+        #: Games rebuilt from a snapshot, whose log the verifier still has to replay.
+        self.verifier = state_snapshots.Verifier(self._replay_to_snapshot, self._discard_snapshot)
+        #: Snapshot writes under way (kept so that they are not collected mid-flight).
+        self._snapshot_writes: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- registry
 
@@ -143,6 +148,10 @@ class Core:
         them when its log does not replay with them.
         """
         info = hosted(record.game)
+        restored = self._restore(info, record)
+        if restored is not None:
+            state, actors = restored
+            return self._game(record, state, actors, self.settings.chance_rng(), snapshot=True)
         try:
             state, actors = replay_log(new_state(info, record.players, record.referee), record)
         except ValueError:
@@ -156,10 +165,117 @@ class Core:
             )
         return self._game(record, state, actors, self.settings.chance_rng())
 
+    def _restore(
+        self, info: GameInfo, record: GameRecord
+    ) -> tuple[AnyState, list[int | None]] | None:
+        """The state of ``record`` from its snapshot and the events after it, or None
+        (no snapshot, or one that does not match the log: then the whole log is replayed).
+
+        The events after the snapshot are re-checked by the engine as in a full
+        replay; the verifier replays the part before it once the server serves.
+        """
+        snapshot = record.snapshot
+        if snapshot is None or record.version != len(record.events):
+            return None
+        restored = state_snapshots.restore(info, snapshot, record.events)
+        if restored is None:
+            log.warning("game %s: its snapshot does not match its log; replaying", record.id)
+            return None
+        state, actors = restored.state, restored.actors
+        for index in range(snapshot.idx, len(record.events)):
+            actors.append(state.actor())
+            try:
+                state.apply(record.events[index])
+            except IllegalActionError:
+                log.warning("game %s: event %d refused after its snapshot", record.id, index)
+                return None
+        self.verifier.pending.append(
+            state_snapshots.Pending(
+                record.id,
+                info,
+                record.players,
+                record.referee,
+                record.events[: snapshot.idx],
+                restored.saved,
+            )
+        )
+        self.verifier.kick()
+        return state, actors
+
+    def _replay_to_snapshot(self, pending: state_snapshots.Pending) -> AnyState:
+        """The state the log alone gives at a snapshot (the verifier's replay; any thread)."""
+        record = GameRecord(
+            id=pending.game_id,
+            players=pending.players,
+            status=ACTIVE,
+            public=False,
+            title="",
+            created_at=0.0,
+            updated_at=0.0,
+            version=len(pending.events),
+            result=None,
+            events=pending.events,
+            game=pending.info.name,
+            referee=pending.referee,
+        )
+        fresh = new_state(pending.info, pending.players, pending.referee)
+        try:
+            return replay_log(fresh, record)[0]
+        except ValueError:
+            if not pending.info.table_options:
+                raise
+            plain = new_state(pending.info, pending.players, pending.referee, table=False)
+            return replay_log(plain, record)[0]
+
+    async def _discard_snapshot(self, game_id: str) -> None:
+        """Delete ``game_id``'s snapshot and rebuild the game from its log alone."""
+        await self.store.write(state_snapshots.op_drop(game_id))
+        game = self.games.get(game_id)
+        if game is not None:
+            async with game.lock:
+                game.snapshot_at = 0
+                await self._reload(game)
+
+    def save_snapshot(self, game: Game) -> None:
+        """Store a snapshot of ``game`` if ``snapshot_every`` events passed since the last.
+
+        Queued behind the commit of the events it covers (so it is never ahead of the
+        log), and not awaited: nobody waits for a snapshot, and one that fails to be
+        stored only means a longer replay at the next start.
+        """
+        every = self.settings.snapshot_every
+        if every <= 0 or game.status == FINISHED or game.version - game.snapshot_at < every:
+            return
+        snapshot = state_snapshots.encode(game.info, game.state, game.actors)
+        game.snapshot_at = snapshot.idx
+        task = asyncio.get_running_loop().create_task(self._store_snapshot(game.id, snapshot))
+        self._snapshot_writes.add(task)
+        task.add_done_callback(self._snapshot_writes.discard)
+
+    async def _store_snapshot(self, game_id: str, snapshot: Any) -> None:
+        try:
+            await self.store.write(state_snapshots.op_put(game_id, snapshot))
+        except StorageError as err:
+            log.warning("game %s: snapshot not stored: %s", game_id, err)
+
+    async def stop_snapshots(self) -> None:
+        """Stop the verifier and queue the snapshot writes under way (before the store
+        closes, which commits what is queued)."""
+        await self.verifier.stop()
+        if self._snapshot_writes:
+            await asyncio.gather(*self._snapshot_writes, return_exceptions=True)
+
     def _game(
-        self, record: GameRecord, state: AnyState, actors: list[int | None], rng: Any
+        self,
+        record: GameRecord,
+        state: AnyState,
+        actors: list[int | None],
+        rng: Any,
+        *,
+        snapshot: bool = False,
     ) -> Game:
-        """The game in memory that ``record`` describes, with its engine ``state``."""
+        """The game in memory that ``record`` describes, with its engine ``state``
+        (``snapshot``: rebuilt from the stored snapshot, which covers what it says)."""
         seats = [
             Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced) for s in record.seats
         ]
@@ -184,6 +300,7 @@ class Core:
             referee_name=record.referee_name or "",
             referee_token=record.referee_token,
             exchange=record.exchange,
+            snapshot_at=record.snapshot.idx if snapshot and record.snapshot else 0,
         )
 
     async def _reload(self, game: Game) -> None:
@@ -349,6 +466,7 @@ class Core:
             game.result = result
             self._remember_finished(game.id)
         self.notify(game)
+        self.save_snapshot(game)
 
     async def advance_chance(self, game: Game) -> None:
         """Draw and commit the chance events a game waits for (never after this server's

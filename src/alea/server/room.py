@@ -148,6 +148,8 @@ class Game:
     #: The bot object playing each seat, with the level it was made for.
     bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
     bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    #: How many events the game's stored snapshot covers (0: none; :mod:`.state_snapshots`).
+    snapshot_at: int = 0
     #: Bumped on every change anyone may see (events, seats, presence): invalidates caches.
     stamp: int = 0
     #: Encoded snapshots by seat, each with the stamp it was built at (:mod:`.snapshot`).

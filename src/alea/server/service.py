@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,7 +91,9 @@ class GameServer:
         """Start the writer, rebuild every game being played from its log, watch the
         deadlines. Open games are loaded when someone asks for them."""
         self.store.start()
+        started = time.perf_counter()
         records = await asyncio.to_thread(self.store.load_active)
+        restored = 0
         for record in records:
             try:
                 game = self.core.rebuild(record)
@@ -98,21 +101,30 @@ class GameServer:
                 log.error("game %s cannot be rebuilt from its log: %s", record.id, err)
                 continue
             self.games[game.id] = game
+            restored += game.snapshot_at > 0
         for game in list(self.games.values()):
             if game.state.is_chance():
                 # Never happens with logs this server wrote (chance is committed with the
                 # action before it), but a log cut short by hand must not hang the game.
                 await self.core.advance_chance(game)
             self.core.notify(game)
+            # The first start after snapshots existed, or a game far past its last one.
+            self.core.save_snapshot(game)
         self.core.deadlines.start()
         self.retention.start()
-        log.info("rebuilt %d unfinished games", len(records))
+        log.info(
+            "rebuilt %d unfinished games in %.2f s (%d from snapshots)",
+            len(records),
+            time.perf_counter() - started,
+            restored,
+        )
 
     async def stop(self) -> None:
         """Stop the deadline watcher and the bots, close connections and flush the store."""
         await self.seats.stop()  # first, so that nothing starts a bot loop any more
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
+        await self.core.stop_snapshots()
         for game in self.games.values():
             for conn in list(game.connections):
                 await conn.close(1001)

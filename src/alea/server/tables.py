@@ -125,6 +125,20 @@ analyses_table = Table(
     Column("created_at", Float, nullable=False),
 )
 
+# Snapshots of the engine state (revision 0015; alea.server.state_snapshots): the state
+# after the first ``idx`` events of a game's log, so that a restart replays only the rest.
+snapshots_table = Table(
+    "snapshots",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, nullable=False),
+    #: The rules version (:attr:`alea.game.GameInfo.version`) the state was saved under.
+    Column("rules", Integer, nullable=False),
+    #: JSON: ``{"state": <to_json()>, "actors": [the actor of each of the idx events]}``.
+    Column("state", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
 #: Secrets the server makes for itself on first start (the cookie-signing key).
 server_keys_table = Table(
     "server_keys",
@@ -187,6 +201,19 @@ class GameRecord:
     referee_token: str | None = None
     #: The current riddle or question and answer typed on the table (not engine events).
     exchange: dict[str, Any] | None = None
+    #: The stored snapshot of the engine state, if any (checked against ``events`` before use).
+    snapshot: SnapshotRecord | None = None
+
+
+@dataclass
+class SnapshotRecord:
+    """A stored snapshot: the engine state after the first ``idx`` events of the log."""
+
+    idx: int
+    #: The rules version it was saved under (:attr:`alea.game.GameInfo.version`).
+    rules: int
+    #: The JSON text of ``{"state": ..., "actors": [...]}``.
+    state: str
 
 
 def _is_sqlite(url: str) -> bool:

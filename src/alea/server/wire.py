@@ -18,6 +18,7 @@ import orjson
 #: Integer keys (a view may map seats to values) are written as strings, as ``json`` does.
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
+
 def dumps(value: Any) -> str:
     """``value`` as compact JSON text (what a text frame carries)."""
     return orjson.dumps(value, option=_OPTIONS).decode()
