@@ -24,11 +24,13 @@ def start_alea_server(
     env: Mapping[str, str] | None = None,
     timeout: float = 60,
     profile: str | None = None,
+    lines: list[str] | None = None,
 ) -> tuple[subprocess.Popen[str], str]:
     """``alea serve --port 0 ARGS`` started and answering: its process and base URL.
 
     ``profile``: a file where ``cProfile`` writes the server's profile when it stops
-    (the CPU of its event loop thread; see ``profiled_serve.py``).
+    (the CPU of its event loop thread; see ``profiled_serve.py``). ``lines``: a list
+    that collects every line the server prints.
     """
     if profile:
         runner = [sys.executable, str(Path(__file__).with_name("profiled_serve.py")), profile]
@@ -46,10 +48,12 @@ def start_alea_server(
     deadline = time.time() + timeout
     while time.time() < deadline:
         line = proc.stdout.readline()
+        if lines is not None and line:
+            lines.append(line)
         found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
         if found:
             base = found.group(1)
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
+            threading.Thread(target=_drain, args=(proc, lines), daemon=True).start()
             while time.time() < deadline:  # the URL is printed before it answers
                 try:
                     if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
@@ -61,3 +65,11 @@ def start_alea_server(
             break
     proc.kill()
     raise SystemExit("the server did not start")
+
+
+def _drain(proc: subprocess.Popen[str], lines: list[str] | None) -> None:
+    """Read the server's output to its end (kept in ``lines`` if given)."""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if lines is not None:
+            lines.append(line)

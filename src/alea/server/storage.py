@@ -217,12 +217,14 @@ class Store:
             ).all()
             for r in seats:
                 records[str(r.game_id)].seats.append(_seat_record(r))
-            events = conn.execute(
-                select(events_table.c.game_id, events_table.c.idx, events_table.c.event)
-                .join(games_table, games_table.c.id == events_table.c.game_id)
-                .where(active)
-                .order_by(events_table.c.game_id, events_table.c.idx)
-            ).all()
+            # The one big read (every event of every active game): on the driver's own
+            # cursor, without SQLAlchemy's per-row result processing (a third of the time).
+            cursor: Any = conn.connection.cursor()
+            try:
+                cursor.execute(_ACTIVE_EVENTS)
+                events = cursor.fetchall()
+            finally:
+                cursor.close()
             counts: dict[str, int] = {}
             for game_id, idx, event in events:
                 expected = counts.get(game_id, 0)
@@ -311,6 +313,12 @@ class Store:
         if snapshot is not None:
             record.snapshot = _snapshot_record(snapshot)
         return record
+
+
+_ACTIVE_EVENTS = (
+    "SELECT e.game_id, e.idx, e.event FROM events e JOIN games g ON g.id = e.game_id "
+    "WHERE g.status = 'active' ORDER BY e.game_id, e.idx"
+)
 
 
 def _seat_record(r: Any) -> SeatRecord:
