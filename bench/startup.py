@@ -72,9 +72,7 @@ def random_game(rng: random.Random, game_id: str) -> tuple[GameRecord, list[int 
         updated_at=now,
         version=len(state.history),
         result=None,
-        seats=[
-            SeatRecord(seat, "human", None, f"p{seat}", f"{seat:x}" * 64) for seat in range(4)
-        ],
+        seats=[SeatRecord(seat, "human", None, f"p{seat}", f"{seat:x}" * 64) for seat in range(4)],
         events=list(state.history),
         game="iacta",
     )

@@ -197,13 +197,17 @@ class Core:
                 record.referee,
                 record.events[: snapshot.idx],
                 restored.saved,
+                restored.actors[: snapshot.idx],
             )
         )
         self.verifier.kick()
         return state, actors
 
-    def _replay_to_snapshot(self, pending: state_snapshots.Pending) -> AnyState:
-        """The state the log alone gives at a snapshot (the verifier's replay; any thread)."""
+    def _replay_to_snapshot(
+        self, pending: state_snapshots.Pending
+    ) -> tuple[AnyState, list[int | None]]:
+        """The state (and the actors) the log alone gives at a snapshot (the verifier's
+        replay; any thread)."""
         record = GameRecord(
             id=pending.game_id,
             players=pending.players,
@@ -220,12 +224,12 @@ class Core:
         )
         fresh = new_state(pending.info, pending.players, pending.referee)
         try:
-            return replay_log(fresh, record)[0]
+            return replay_log(fresh, record)
         except ValueError:
             if not pending.info.table_options:
                 raise
             plain = new_state(pending.info, pending.players, pending.referee, table=False)
-            return replay_log(plain, record)[0]
+            return replay_log(plain, record)
 
     async def _discard_snapshot(self, game_id: str) -> None:
         """Delete ``game_id``'s snapshot and rebuild the game from its log alone."""

@@ -14,13 +14,13 @@ The log stays the source of truth. A snapshot is *used* only if
 * it was saved under the rules version the engine has now
   (:attr:`GameInfo.version`: a change of the rules' behaviour invalidates it),
 * the engine reads it back (``GameInfo.from_json``), and
-* the history it holds is exactly the first ``idx`` events of the stored log, and
-  its actors those the log stores for them.
+* the history it holds is exactly the first ``idx`` events of the stored log.
 
 Then, once the server is serving, the :class:`Verifier` replays each restored
 game's log up to the snapshot in the background and compares the two states
-field by field (``to_json``); a snapshot that does not match the replay of its
-events is deleted and the game is rebuilt from its log alone. Anything that
+field by field (``to_json``), and the actors of those events; a snapshot that
+does not match the replay of its events is deleted and the game is rebuilt from
+its log alone. Anything that
 fails these checks falls back to the full replay: a snapshot can make a start
 faster, never change a game.
 """
@@ -91,17 +91,11 @@ class Restored:
     saved: dict[str, Any]
 
 
-def restore(
-    info: GameInfo,
-    snapshot: SnapshotRecord,
-    events: Sequence[str],
-    stored_actors: Sequence[int | None] | None = None,
-) -> Restored | None:
+def restore(info: GameInfo, snapshot: SnapshotRecord, events: Sequence[str]) -> Restored | None:
     """The state ``snapshot`` holds, if it may be used for a log of ``events``; else None.
 
-    ``stored_actors``: the actor column of the stored log, when loaded, which the
-    snapshot's actors must match too. The checks are those of the module docstring
-    that cost no replay; :class:`Verifier` does the replay afterwards.
+    The checks are those of the module docstring that cost no replay; the
+    :class:`Verifier` replays afterwards.
     """
     if snapshot.rules != info.version or not 0 < snapshot.idx <= len(events):
         return None
@@ -114,8 +108,6 @@ def restore(
         return None
     idx = snapshot.idx
     if len(actors) != idx or list(state.history) != list(events[:idx]):
-        return None
-    if stored_actors is not None and list(stored_actors[:idx]) != actors:
         return None
     return Restored(state, actors, saved)
 
@@ -136,19 +128,21 @@ class Pending:
     referee: str
     events: list[str]
     saved: dict[str, Any]
+    #: The snapshot's actors of those events.
+    actors: list[int | None]
 
 
 class Verifier:
     """Replays the log of each game restored from a snapshot and compares (background).
 
-    ``replay(pending)`` returns the state the log alone gives at the snapshot (run in
-    a thread: it is CPU work on states nobody else holds); ``discard(game_id)`` deletes
-    the snapshot and rebuilds the game from its log.
+    ``replay(pending)`` returns the state the log alone gives at the snapshot and the
+    actors of its events (run in a thread: it is CPU work on states nobody else
+    holds); ``discard(game_id)`` deletes the snapshot and rebuilds the game from its log.
     """
 
     def __init__(
         self,
-        replay: Callable[[Pending], AnyState],
+        replay: Callable[[Pending], tuple[AnyState, list[int | None]]],
         discard: Callable[[str], Any],
     ) -> None:
         self._replay = replay
@@ -183,8 +177,8 @@ class Verifier:
             while self.pending:
                 item = self.pending.pop()
                 try:
-                    replayed = await asyncio.to_thread(self._replay, item)
-                    good = matches_replay(replayed, item.saved)
+                    replayed, actors = await asyncio.to_thread(self._replay, item)
+                    good = actors == item.actors and matches_replay(replayed, item.saved)
                 except Exception as err:  # a log the engine refuses: the snapshot goes too
                     log.error("game %s: replaying its log failed: %s", item.game_id, err)
                     good = False
