@@ -8,10 +8,11 @@ competes with the event loop for the GIL. Here the same two statements run on
 the DBAPI cursor of the writer's connection (same transaction, so nothing about
 durability changes):
 
-* **PostgreSQL** (psycopg): *one* statement per table for the whole batch, its
-  rows passed as arrays and spread by ``unnest``, so the per-row work is the
-  driver adapting a list in C, and a batch costs two round trips whatever its
-  size (psycopg also prepares them on the server after a few uses);
+* **PostgreSQL** (psycopg): *one* statement for the whole batch (the update in a
+  ``WITH`` clause, the insert guarded by its count), its rows passed as arrays
+  and spread by ``unnest``, so the per-row work is the driver adapting a list in
+  C, and a batch costs one round trip plus the commit whatever its size
+  (psycopg also prepares it on the server after a few uses);
 * **SQLite** (the standard ``sqlite3`` module): ``executemany`` with positional
   tuples, which runs its loop in C.
 
@@ -32,14 +33,22 @@ Update = dict[str, Any]
 #: One new event row (``game_id``, ``idx``, ``event``, ``actor``, ``created_at``).
 Row = dict[str, Any]
 
+#: Both statements in one: the update moves the versions it can, and the events are
+#: inserted only if it moved all of them (``%s`` games), so the guard still holds and the
+#: whole batch costs one round trip. The insert's rowcount tells the caller which.
+_PG_APPEND = (
+    "WITH moved AS ("
+    "UPDATE games AS g SET version = v.new, updated_at = v.now "
+    "FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::float8[]) AS v(id, old, new, now) "
+    "WHERE g.id = v.id AND g.version = v.old RETURNING g.id) "
+    "INSERT INTO events (game_id, idx, event, actor, created_at) "
+    "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::int[], %s::float8[]) "
+    "WHERE (SELECT count(*) FROM moved) = %s"
+)
 _PG_ADVANCE = (
     "UPDATE games AS g SET version = v.new, updated_at = v.now "
     "FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::float8[]) AS v(id, old, new, now) "
     "WHERE g.id = v.id AND g.version = v.old"
-)
-_PG_INSERT = (
-    "INSERT INTO events (game_id, idx, event, actor, created_at) "
-    "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::varchar[], %s::int[], %s::float8[])"
 )
 _SQLITE_ADVANCE = "UPDATE games SET version = ?, updated_at = ? WHERE id = ? AND version = ?"
 _SQLITE_INSERT = (
@@ -58,29 +67,24 @@ def advance_and_append(conn: Connection, updates: Sequence[Update], rows: Sequen
     caller compares it with ``len(updates)``."""
     cursor: Any = conn.connection.cursor()
     try:
-        if conn.dialect.driver == "psycopg":
+        if conn.dialect.driver == "psycopg" and rows:
             cursor.execute(
-                _PG_ADVANCE,
+                _PG_APPEND,
                 (
-                    [u["id"] for u in updates],
-                    [u["old"] for u in updates],
-                    [u["new"] for u in updates],
-                    [u["now"] for u in updates],
+                    *_advance_arrays(updates),
+                    [r["game_id"] for r in rows],
+                    [r["idx"] for r in rows],
+                    [r["event"] for r in rows],
+                    [r["actor"] for r in rows],
+                    [r["created_at"] for r in rows],
+                    len(updates),
                 ),
             )
-            done = int(cursor.rowcount)
-            if rows and done == len(updates):
-                cursor.execute(
-                    _PG_INSERT,
-                    (
-                        [r["game_id"] for r in rows],
-                        [r["idx"] for r in rows],
-                        [r["event"] for r in rows],
-                        [r["actor"] for r in rows],
-                        [r["created_at"] for r in rows],
-                    ),
-                )
-            return done
+            # Every row or none: all versions moved, or the guard refused the batch.
+            return len(updates) if cursor.rowcount == len(rows) else 0
+        if conn.dialect.driver == "psycopg":  # nothing to insert: only the versions move
+            cursor.execute(_PG_ADVANCE, _advance_arrays(updates))
+            return int(cursor.rowcount)
         cursor.executemany(
             _SQLITE_ADVANCE, [(u["new"], u["now"], u["id"], u["old"]) for u in updates]
         )
@@ -93,3 +97,13 @@ def advance_and_append(conn: Connection, updates: Sequence[Update], rows: Sequen
         return done
     finally:
         cursor.close()
+
+
+def _advance_arrays(updates: Sequence[Update]) -> tuple[list[Any], ...]:
+    """The version updates as the four arrays ``unnest`` spreads (id, old, new, now)."""
+    return (
+        [u["id"] for u in updates],
+        [u["old"] for u in updates],
+        [u["new"] for u in updates],
+        [u["now"] for u in updates],
+    )
