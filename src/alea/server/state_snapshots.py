@@ -190,6 +190,9 @@ class Verifier:
                         "discarded, the game is rebuilt from the log",
                         item.game_id,
                     )
-                    await self._discard(item.game_id)
+                    try:
+                        await self._discard(item.game_id)
+                    except Exception:  # e.g. moves made meanwhile that the log's state refuses
+                        log.exception("game %s: rebuilding it from its log failed", item.game_id)
         finally:
             self.done.set()
