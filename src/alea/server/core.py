@@ -91,6 +91,9 @@ class Core:
         self.followers: list[Callable[[Game], None]] = []
         #: Games rebuilt from a snapshot, whose log the verifier still has to replay.
         self.verifier = state_snapshots.Verifier(self._replay_to_snapshot, self._discard_snapshot)
+        #: True while the server starts: the verifier waits until it serves (see
+        #: :meth:`GameServer.start`), so its replays never slow the start down.
+        self.starting = False
         #: Snapshot writes under way (kept so that they are not collected mid-flight).
         self._snapshot_writes: set[asyncio.Task[None]] = set()
 
@@ -200,7 +203,8 @@ class Core:
                 restored.actors[: snapshot.idx],
             )
         )
-        self.verifier.kick()
+        if not self.starting:
+            self.verifier.kick()
         return state, actors
 
     def _replay_to_snapshot(

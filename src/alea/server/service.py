@@ -29,6 +29,7 @@ from alea.server.referee import Refereeing, check_referee, new_referee
 from alea.server.retention import Retention
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
 from alea.server.seats import Seating, SeatSpec, seat_table, sit_creator
+from alea.server.state_snapshots import VERIFY_AFTER
 from alea.server.storage import Store
 from alea.server.tables import StorageError
 
@@ -73,6 +74,8 @@ class GameServer:
             poll=settings.retention_poll,
         )
         self.limits = CreationLimits(settings.create_rate, settings.bot_tables_per_client)
+        #: The verifier's start, scheduled a moment after start-up (cancelled by stop).
+        self._verify: asyncio.TimerHandle | None = None
 
     @property
     def games(self) -> dict[str, Game]:
@@ -92,6 +95,7 @@ class GameServer:
         deadlines. Open games are loaded when someone asks for them."""
         self.store.start()
         started = time.perf_counter()
+        self.core.starting = True
         records = await asyncio.to_thread(self.store.load_active)
         restored = 0
         for record in records:
@@ -112,6 +116,10 @@ class GameServer:
             self.core.save_snapshot(game)
         self.core.deadlines.start()
         self.retention.start()
+        self.core.starting = False
+        # The games restored from snapshots are checked against their logs once the
+        # server serves (a moment after this returns), not while it starts.
+        self._verify = asyncio.get_running_loop().call_later(VERIFY_AFTER, self.core.verifier.kick)
         log.info(
             "rebuilt %d unfinished games in %.2f s (%d from snapshots)",
             len(records),
@@ -124,6 +132,8 @@ class GameServer:
         await self.seats.stop()  # first, so that nothing starts a bot loop any more
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
+        if self._verify is not None:
+            self._verify.cancel()
         await self.core.stop_snapshots()
         for game in self.games.values():
             for conn in list(game.connections):

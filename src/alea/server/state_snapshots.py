@@ -45,6 +45,8 @@ log = logging.getLogger("alea.server.snapshots")
 
 #: Events between two snapshots of a game, unless the settings say otherwise.
 DEFAULT_EVERY = 64
+#: Seconds after start-up before the verifier begins its replays (the server serves by then).
+VERIFY_AFTER = 1.0
 
 
 def encode(info: GameInfo, state: AnyState, actors: Sequence[int | None]) -> SnapshotRecord:
