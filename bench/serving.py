@@ -14,15 +14,29 @@ import sys
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
 
 import httpx
 
 
 def start_alea_server(
-    *args: str, env: Mapping[str, str] | None = None, timeout: float = 60
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 60,
+    profile: str | None = None,
+    lines: list[str] | None = None,
 ) -> tuple[subprocess.Popen[str], str]:
-    """``alea serve --port 0 ARGS`` started and answering: its process and base URL."""
-    cmd = [sys.executable, "-m", "alea", "serve", "--port", "0", *args]
+    """``alea serve --port 0 ARGS`` started and answering: its process and base URL.
+
+    ``profile``: a file where ``cProfile`` writes the server's profile when it stops
+    (the CPU of its event loop thread; see ``profiled_serve.py``). ``lines``: a list
+    that collects every line the server prints.
+    """
+    if profile:
+        runner = [sys.executable, str(Path(__file__).with_name("profiled_serve.py")), profile]
+    else:
+        runner = [sys.executable, "-m", "alea"]
+    cmd = [*runner, "serve", "--port", "0", *args]
     proc = subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
@@ -34,10 +48,12 @@ def start_alea_server(
     deadline = time.time() + timeout
     while time.time() < deadline:
         line = proc.stdout.readline()
+        if lines is not None and line:
+            lines.append(line)
         found = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
         if found:
             base = found.group(1)
-            threading.Thread(target=proc.stdout.read, daemon=True).start()
+            threading.Thread(target=_drain, args=(proc, lines), daemon=True).start()
             while time.time() < deadline:  # the URL is printed before it answers
                 try:
                     if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
@@ -121,3 +137,11 @@ def start_nginx(tmp: str, upstreams: list[str]) -> tuple[subprocess.Popen[bytes]
             time.sleep(0.05)
     proc.kill()
     raise SystemExit("nginx did not start")
+
+
+def _drain(proc: subprocess.Popen[str], lines: list[str] | None) -> None:
+    """Read the server's output to its end (kept in ``lines`` if given)."""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if lines is not None:
+            lines.append(line)

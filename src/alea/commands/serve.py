@@ -56,6 +56,11 @@ def register(app: typer.Typer) -> None:
         sqlite_synchronous: str = typer.Option(
             "FULL", help="SQLite synchronous pragma: FULL (power-safe) or NORMAL (crash-safe)."
         ),
+        snapshot_every: int = typer.Option(
+            64,
+            help="Store a snapshot of each game's state every N events, so that a restart "
+            "replays only the events after it (0: none).",
+        ),
         access_log: bool = typer.Option(False, help="Log every HTTP request."),
         ws: str = typer.Option(
             "websockets-sansio",
@@ -145,6 +150,7 @@ def register(app: typer.Typer) -> None:
             chat_rate=chat_rate,
             rematch_timeout=rematch_timeout,
             sqlite_synchronous=sqlite_synchronous,
+            snapshot_every=max(0, snapshot_every),
             access_log=access_log,
             tune_gc=True,
             cookie_secret=cookie_secret,

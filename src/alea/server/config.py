@@ -94,6 +94,10 @@ class Settings:
     slow_client_timeout: float = 10.0
     #: How many finished games to keep in memory for views and replays.
     finished_cache: int = 256
+    #: Store a snapshot of a game's engine state every this many events, so that a
+    #: restart replays only the events after it (:mod:`alea.server.state_snapshots`);
+    #: 0: no snapshots (a restart replays every log from its start).
+    snapshot_every: int = 64
     #: Access log lines from uvicorn (off for benchmarks).
     access_log: bool = False
     #: Whether to serve the browser client (``alea.web``) at ``/``.

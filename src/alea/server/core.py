@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from alea.game import AnyState, GameInfo, IllegalActionError
-from alea.server import catchup, writelock
+from alea.server import catchup, state_snapshots, writelock
 from alea.server.auth import is_game_id
 from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
@@ -123,6 +123,13 @@ class Core:
         #: With other processes: whether this one may act on a game's deadline now (it
         #: holds the game's lease); None: always (one process).
         self.may_drive: Callable[[str], Awaitable[bool]] | None = None
+        #: Games rebuilt from a snapshot, whose log the verifier still has to replay.
+        self.verifier = state_snapshots.Verifier(self._replay_to_snapshot, self._discard_snapshot)
+        #: True while the server starts: the verifier waits until it serves (see
+        #: :meth:`GameServer.start`), so its replays never slow the start down.
+        self.starting = False
+        #: Snapshot writes under way (kept so that they are not collected mid-flight).
+        self._snapshot_writes: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- registry
 
@@ -186,6 +193,12 @@ class Core:
         them when its log does not replay with them.
         """
         info = hosted(record.game)
+        restored = self._restore(info, record)
+        if restored is not None:
+            state, actors, deciders = restored
+            return self._game(
+                record, state, actors, self.settings.chance_rng(), deciders, snapshot=True
+            )
         try:
             state, actors, deciders = replay_log(
                 new_state(info, record.players, record.referee), record
@@ -201,6 +214,117 @@ class Core:
             )
         return self._game(record, state, actors, self.settings.chance_rng(), deciders)
 
+    def _restore(
+        self, info: GameInfo, record: GameRecord
+    ) -> tuple[AnyState, list[int | None], list[int | None]] | None:
+        """The state of ``record`` from its snapshot and the events after it, with each
+        event's actor and decider, or None (no snapshot, or one that does not match the
+        log: then the whole log is replayed).
+
+        The events after the snapshot are re-checked by the engine as in a full
+        replay; the verifier replays the part before it once the server serves. The
+        deciders of the events the snapshot covers are not known (None), so a decision
+        taken just before the snapshot cannot be taken back after a restart.
+        """
+        snapshot = record.snapshot
+        if snapshot is None or record.version != len(record.events):
+            return None
+        restored = state_snapshots.restore(info, snapshot, record.events)
+        if restored is None:
+            log.warning("game %s: its snapshot does not match its log; replaying", record.id)
+            return None
+        state, actors = restored.state, restored.actors
+        deciders: list[int | None] = [None] * snapshot.idx
+        for index in range(snapshot.idx, len(record.events)):
+            actors.append(state.actor())
+            deciders.append(decider(info, state, record.events[index]))
+            try:
+                state.apply(record.events[index])
+            except IllegalActionError:
+                log.warning("game %s: event %d refused after its snapshot", record.id, index)
+                return None
+        self.verifier.pending.append(
+            state_snapshots.Pending(
+                record.id,
+                info,
+                record.players,
+                record.referee,
+                record.events[: snapshot.idx],
+                restored.saved,
+                restored.actors[: snapshot.idx],
+            )
+        )
+        if not self.starting:
+            self.verifier.kick()
+        return state, actors, deciders
+
+    def _replay_to_snapshot(
+        self, pending: state_snapshots.Pending
+    ) -> tuple[AnyState, list[int | None]]:
+        """The state (and the actors) the log alone gives at a snapshot (the verifier's
+        replay; any thread)."""
+        record = GameRecord(
+            id=pending.game_id,
+            players=pending.players,
+            status=ACTIVE,
+            public=False,
+            title="",
+            created_at=0.0,
+            updated_at=0.0,
+            version=len(pending.events),
+            result=None,
+            events=pending.events,
+            game=pending.info.name,
+            referee=pending.referee,
+        )
+        fresh = new_state(pending.info, pending.players, pending.referee)
+        try:
+            state, actors, _ = replay_log(fresh, record)
+        except ValueError:
+            if not pending.info.table_options:
+                raise
+            plain = new_state(pending.info, pending.players, pending.referee, table=False)
+            state, actors, _ = replay_log(plain, record)
+        return state, actors
+
+    async def _discard_snapshot(self, game_id: str) -> None:
+        """Delete ``game_id``'s snapshot and rebuild the game from its log alone."""
+        await self.store.write(state_snapshots.op_drop(game_id))
+        game = self.games.get(game_id)
+        if game is not None:
+            async with game.lock:
+                game.snapshot_at = 0
+                await self._reload(game)
+
+    def save_snapshot(self, game: Game) -> None:
+        """Store a snapshot of ``game`` if ``snapshot_every`` events passed since the last.
+
+        Queued behind the commit of the events it covers (so it is never ahead of the
+        log), and not awaited: nobody waits for a snapshot, and one that fails to be
+        stored only means a longer replay at the next start.
+        """
+        every = self.settings.snapshot_every
+        if every <= 0 or game.status == FINISHED or game.version - game.snapshot_at < every:
+            return
+        snapshot = state_snapshots.encode(game.info, game.state, game.actors)
+        game.snapshot_at = snapshot.idx
+        task = asyncio.get_running_loop().create_task(self._store_snapshot(game.id, snapshot))
+        self._snapshot_writes.add(task)
+        task.add_done_callback(self._snapshot_writes.discard)
+
+    async def _store_snapshot(self, game_id: str, snapshot: Any) -> None:
+        try:
+            await self.store.write(state_snapshots.op_put(game_id, snapshot))
+        except StorageError as err:
+            log.warning("game %s: snapshot not stored: %s", game_id, err)
+
+    async def stop_snapshots(self) -> None:
+        """Stop the verifier and queue the snapshot writes under way (before the store
+        closes, which commits what is queued)."""
+        await self.verifier.stop()
+        if self._snapshot_writes:
+            await asyncio.gather(*self._snapshot_writes, return_exceptions=True)
+
     def _game(
         self,
         record: GameRecord,
@@ -208,8 +332,11 @@ class Core:
         actors: list[int | None],
         rng: Any,
         deciders: list[int | None],
+        *,
+        snapshot: bool = False,
     ) -> Game:
-        """The game in memory that ``record`` describes, with its engine ``state``."""
+        """The game in memory that ``record`` describes, with its engine ``state``
+        (``snapshot``: rebuilt from the stored snapshot, which covers what it says)."""
         seats = [
             Seat(s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced, user_id=s.user_id)
             for s in record.seats
@@ -241,6 +368,7 @@ class Core:
             seen_status=record.status,
             human_seen=record.updated_at,
             rated=record.rated,
+            snapshot_at=record.snapshot.idx if snapshot and record.snapshot else 0,
         )
         if clock is not None:
             game.control = TimeControl(clock.mode, clock.per_move, clock.bank, clock.on_timeout)
@@ -512,6 +640,7 @@ class Core:
             game.result = result
             self.remember_finished(game.id)
         self.notify(game, start=start)
+        self.save_snapshot(game)
 
     async def advance_chance(self, game: Game) -> None:
         """Draw and commit the chance events a game waits for (never after this server's

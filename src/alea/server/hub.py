@@ -18,14 +18,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from alea.server import i18n
+from alea.server import i18n, wire
 from alea.server.account_service import Accounts
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
@@ -83,7 +82,7 @@ class Connection:
             self._closed = True
             self._wake.set()
             return
-        self._outbox.append(json.dumps(message, separators=(",", ":")))
+        self._outbox.append(wire.dumps(message))
         self._wake.set()
 
     def error(self, err: ServerError, message_id: Any = None) -> None:
@@ -336,11 +335,10 @@ async def handle(conn: Connection, text: str) -> None:
         if len(text) > conn.server.settings.max_message:
             raise ServerError("malformed", detail="message too long")
         try:
-            msg = json.loads(text)
-        except ValueError:
-            raise ServerError("malformed", detail="not JSON") from None
-        except RecursionError:  # ~1,000 nested brackets fit in a short message
-            raise ServerError("malformed", detail="nested too deeply") from None
+            msg = wire.loads(text)
+        except ValueError as err:  # ~1,000 nested brackets fit in a short message
+            detail = "nested too deeply" if wire.too_deep(err) else "not JSON"
+            raise ServerError("malformed", detail=detail) from None
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             raise ServerError("malformed", detail='expected an object with a "type"')
         message_id = _message_id(msg)
@@ -362,7 +360,7 @@ async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -
         game = await server.get(game_id)
     except ServerError as err:
         await websocket.send_text(
-            json.dumps(
+            wire.dumps(
                 {
                     "type": "error",
                     "code": err.code,

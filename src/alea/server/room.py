@@ -244,6 +244,8 @@ class Game:
     #: bumped whenever events are taken back (an undo, a reload). A connection sent
     #: entries of another epoch gets the whole log again, never keeping a stale entry.
     log_epoch: int = field(default_factory=lambda: secrets.randbits(30))
+    #: How many events the game's stored snapshot covers (0: none; :mod:`.state_snapshots`).
+    snapshot_at: int = 0
     #: Bumped on every change anyone may see (events, seats, presence): invalidates caches.
     stamp: int = 0
     #: Encoded snapshots by seat, each with the stamp it was built at (:mod:`.snapshot`).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ from alea.server.rematch import Rematches
 from alea.server.retention import Retention
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
 from alea.server.seats import Seating, SeatSpec, check_rated_table, seat_table, sit_creator
+from alea.server.state_snapshots import VERIFY_AFTER
 from alea.server.storage import Store
 from alea.server.tables import StorageError
 from alea.server.timecontrol import parse_time_control
@@ -97,6 +99,8 @@ class GameServer:
         self.cluster = (
             Cluster(self, settings.redis_url, settings.redis_prefix) if settings.redis_url else None
         )
+        #: The verifier's start, scheduled a moment after start-up (cancelled by stop).
+        self._verify: asyncio.TimerHandle | None = None
 
     @property
     def games(self) -> dict[str, Game]:
@@ -125,7 +129,10 @@ class GameServer:
         self.store.start()
         if self.cluster is not None:
             await self.cluster.start()
+        started = time.perf_counter()
+        self.core.starting = True
         records = await asyncio.to_thread(self.store.load_active)
+        restored = 0
         for record in records:
             try:
                 game = self.core.rebuild(record)
@@ -133,16 +140,28 @@ class GameServer:
                 log.error("game %s cannot be rebuilt from its log: %s", record.id, err)
                 continue
             self.games[game.id] = game
+            restored += game.snapshot_at > 0
         for game in list(self.games.values()):
             if game.state.is_chance():
                 # Never happens with logs this server wrote (chance is committed with the
                 # action before it), but a log cut short by hand must not hang the game.
                 await self.core.advance_chance(game)
             self.core.notify(game, announce=False)
+            # The first start after snapshots existed, or a game far past its last one.
+            self.core.save_snapshot(game)
         self.core.deadlines.start()
         self.turns.start()
         self.retention.start()
-        log.info("rebuilt %d unfinished games", len(records))
+        self.core.starting = False
+        # The games restored from snapshots are checked against their logs once the
+        # server serves (a moment after this returns), not while it starts.
+        self._verify = asyncio.get_running_loop().call_later(VERIFY_AFTER, self.core.verifier.kick)
+        log.info(
+            "rebuilt %d unfinished games in %.2f s (%d from snapshots)",
+            len(records),
+            time.perf_counter() - started,
+            restored,
+        )
 
     async def stop(self) -> None:
         """Stop the deadline watcher and the bots, close connections and flush the store."""
@@ -154,6 +173,9 @@ class GameServer:
         await self.turns.flush()  # the clocks of the last moves reach the store
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
+        if self._verify is not None:
+            self._verify.cancel()
+        await self.core.stop_snapshots()
         for game in self.games.values():
             for conn in list(game.connections):
                 await conn.close(1001)

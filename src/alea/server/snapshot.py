@@ -17,17 +17,16 @@ needs it to count an idle takeover down).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from alea.server import wire
 from alea.server.clock import Clock, utc_text
 from alea.server.games import REFEREE
 from alea.server.referee import exchange_json, referee_json
 from alea.server.room import Game, role_name
 from alea.server.turns import clock_json as turn_clock_json
 
-#: Compact JSON without the circular-reference check (the data is plain and acyclic).
-_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+_encode = wire.dumps
 
 
 def seats_json(game: Game) -> list[dict[str, Any]]:

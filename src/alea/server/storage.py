@@ -38,14 +38,17 @@ from alea.server.tables import (
     ClockRecord,
     GameRecord,
     SeatRecord,
+    SnapshotRecord,
     StorageError,
     StoreClosed,
+    VersionConflict,
     events_table,
     game_clocks_table,
     games_table,
     make_engine,
     migrate,
     seats_table,
+    snapshots_table,
 )
 from alea.server.writes import AppendEvents
 
@@ -68,6 +71,8 @@ class Store:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        #: The writer thread's own connection, kept between batches (see :meth:`_connection`).
+        self._conn: Connection | None = None
         #: Counters for tests and benchmarks: transactions and writes committed.
         self.commits = 0
         self.writes = 0
@@ -94,6 +99,7 @@ class Store:
                 await self._task
             self._task = None
         self._executor.shutdown(wait=True)
+        self._drop_connection()
         self.engine.dispose()
 
     def dispose(self) -> None:
@@ -139,10 +145,33 @@ class Store:
             if self._closing:
                 return
 
+    def _connection(self) -> Connection:
+        """The writer thread's connection, opened on first use and then kept.
+
+        Checking a connection out of the pool for every batch cost a round trip on
+        PostgreSQL (the pool's pre-ping) and a pool checkout and reset on every
+        commit; the writer is the hot path's one thread, so it keeps its own. After
+        a failed transaction it is given back (:meth:`_drop_connection`) and the
+        next batch checks out a fresh, pinged one, so a restarted database costs
+        one failed batch, as before.
+        """
+        conn = self._conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._conn = self.engine.connect()
+        return conn
+
+    def _drop_connection(self) -> None:
+        """Give the writer's connection back to the pool (after a failure, or at close)."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
     def _commit(self, ops: list[Callable[[Connection], Any]]) -> list[tuple[bool, Any]]:
         """Commit ``ops`` in one transaction, or each alone if that fails (writer thread)."""
         try:
-            with self.engine.begin() as conn:
+            conn = self._connection()
+            with conn.begin():
                 plain = [op for op in ops if isinstance(op, AppendEvents) and op.plain]
                 merged: set[int] = set()
                 if len(plain) > 1:
@@ -153,6 +182,8 @@ class Store:
             self.writes += len(ops)
             return [(True, r) for r in results]
         except Exception as exc:
+            if not isinstance(exc, VersionConflict):
+                self._drop_connection()
             if len(ops) == 1:
                 log.warning("write failed: %s", exc)
                 return [(False, exc if isinstance(exc, StorageError) else StorageError(str(exc)))]
@@ -170,13 +201,58 @@ class Store:
             return [self._full_record(conn, row._mapping) for row in rows]
 
     def load_active(self) -> list[GameRecord]:
-        """Every game being played, with seats and events, for rebuilding on start.
+        """Every game being played, with seats, events and snapshot, for rebuilding on start.
 
         Open games (waiting for players) stay on disk until someone touches them.
+        Batched: one query per table for all the games together (not one per game),
+        so a start with a thousand games makes five round trips, not thousands.
         """
+        active = games_table.c.status == "active"
         with self.engine.connect() as conn:
-            rows = conn.execute(select(games_table).where(games_table.c.status == "active")).all()
-            return [self._full_record(conn, row._mapping) for row in rows]
+            rows = conn.execute(select(games_table).where(active)).all()
+            records = {str(row.id): _game_record(row._mapping) for row in rows}
+            seats = conn.execute(
+                select(seats_table)
+                .join(games_table, games_table.c.id == seats_table.c.game_id)
+                .where(active)
+                .order_by(seats_table.c.game_id, seats_table.c.seat)
+            ).all()
+            for r in seats:
+                records[str(r.game_id)].seats.append(_seat_record(r))
+            # The one big read (every event of every active game): on the driver's own
+            # cursor, without SQLAlchemy's per-row result processing (a third of the time).
+            cursor: Any = conn.connection.cursor()
+            try:
+                cursor.execute(_ACTIVE_EVENTS)
+                events = cursor.fetchall()
+            finally:
+                cursor.close()
+            counts: dict[str, int] = {}
+            for game_id, idx, event in events:
+                expected = counts.get(game_id, 0)
+                counts[game_id] = expected + 1 if idx == expected else -1  # -1: a gap
+                records[game_id].events.append(event)
+            snapshots = conn.execute(
+                select(snapshots_table)
+                .join(games_table, games_table.c.id == snapshots_table.c.game_id)
+                .where(active)
+            ).all()
+            for r in snapshots:
+                records[str(r.game_id)].snapshot = _snapshot_record(r)
+            clocks = conn.execute(
+                select(game_clocks_table)
+                .join(games_table, games_table.c.id == game_clocks_table.c.game_id)
+                .where(active)
+            ).all()
+            for r in clocks:
+                records[str(r.game_id)].clock = _clock_record(r)
+        found = []
+        for game_id, record in records.items():
+            if counts.get(game_id, 0) != len(record.events):
+                log.error("game %s: the stored event log has gaps", game_id)
+                continue
+            found.append(record)
+        return found
 
     def list_open(self, limit: int) -> list[str]:
         """The ids of the newest public games waiting for players."""
@@ -227,18 +303,7 @@ class Store:
         rows = conn.execute(
             select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
         ).all()
-        return [
-            SeatRecord(
-                seat=int(r.seat),
-                kind=str(r.kind),
-                level=r.level,
-                name=str(r.name),
-                token_hash=r.token_hash,
-                replaced=bool(r.replaced),
-                user_id=r.user_id,
-            )
-            for r in rows
-        ]
+        return [_seat_record(r) for r in rows]
 
     def _full_record(self, conn: Connection, row: Any) -> GameRecord:
         record = _game_record(row)
@@ -252,6 +317,11 @@ class Store:
         if [int(e.idx) for e in events] != list(range(len(events))):
             raise StorageError(f"game {record.id}: the stored event log has gaps")
         record.clock = _clock(conn, record.id)
+        snapshot = conn.execute(
+            select(snapshots_table).where(snapshots_table.c.game_id == record.id)
+        ).first()
+        if snapshot is not None:
+            record.snapshot = _snapshot_record(snapshot)
         return record
 
 
@@ -260,8 +330,28 @@ def _clock(conn: Connection, game_id: str) -> ClockRecord | None:
     row = conn.execute(
         select(game_clocks_table).where(game_clocks_table.c.game_id == game_id)
     ).first()
-    if row is None:
-        return None
+    return None if row is None else _clock_record(row)
+
+
+_ACTIVE_EVENTS = (
+    "SELECT e.game_id, e.idx, e.event FROM events e JOIN games g ON g.id = e.game_id "
+    "WHERE g.status = 'active' ORDER BY e.game_id, e.idx"
+)
+
+
+def _seat_record(r: Any) -> SeatRecord:
+    return SeatRecord(
+        seat=int(r.seat),
+        kind=str(r.kind),
+        level=r.level,
+        name=str(r.name),
+        token_hash=r.token_hash,
+        replaced=bool(r.replaced),
+        user_id=r.user_id,
+    )
+
+
+def _clock_record(row: Any) -> ClockRecord:
     try:
         banks = [float(b) for b in json.loads(row.banks)]
     except (ValueError, TypeError):
@@ -276,6 +366,10 @@ def _clock(conn: Connection, game_id: str) -> ClockRecord | None:
         banks=banks,
         human_seen=None if row.human_seen is None else float(row.human_seen),
     )
+
+
+def _snapshot_record(r: Any) -> SnapshotRecord:
+    return SnapshotRecord(idx=int(r.idx), rules=int(r.rules), state=str(r.state))
 
 
 def _game_record(row: Any) -> GameRecord:

@@ -215,6 +215,20 @@ rating_history_table = Table(
     Index("ix_rating_history_user_at", "user_id", "at"),
 )
 
+# Snapshots of the engine state (revision 0015; alea.server.state_snapshots): the state
+# after the first ``idx`` events of a game's log, so that a restart replays only the rest.
+snapshots_table = Table(
+    "snapshots",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, nullable=False),
+    #: The rules version (:attr:`alea.game.GameInfo.version`) the state was saved under.
+    Column("rules", Integer, nullable=False),
+    #: JSON: ``{"state": <to_json()>, "actors": [the actor of each of the idx events]}``.
+    Column("state", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
 #: Secrets the server makes for itself on first start (the cookie-signing key).
 server_keys_table = Table(
     "server_keys",
@@ -284,6 +298,8 @@ class GameRecord:
     clock: ClockRecord | None = None
     #: A rated table (every human seat held by an account; see :mod:`alea.server.ratings`).
     rated: bool = False
+    #: The stored snapshot of the engine state, if any (checked against ``events`` before use).
+    snapshot: SnapshotRecord | None = None
 
 
 @dataclass
@@ -298,6 +314,17 @@ class ClockRecord:
     turn_started: float | None = None
     banks: list[float] = field(default_factory=list)
     human_seen: float | None = None
+
+
+@dataclass
+class SnapshotRecord:
+    """A stored snapshot: the engine state after the first ``idx`` events of the log."""
+
+    idx: int
+    #: The rules version it was saved under (:attr:`alea.game.GameInfo.version`).
+    rules: int
+    #: The JSON text of ``{"state": ..., "actors": [...]}``.
+    state: str
 
 
 def _is_sqlite(url: str) -> bool:

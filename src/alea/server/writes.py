@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, select, text, update
 
+from alea.server import bulk
 from alea.server.tables import (
     ClockRecord,
     GameRecord,
@@ -151,6 +152,10 @@ class AppendEvents:
         return "status" not in self.update
 
     def __call__(self, conn: Connection) -> None:
+        if self.plain and bulk.supported(conn):
+            if bulk.advance_and_append(conn, [self.update], self.rows) != 1:
+                raise VersionConflict(f"game {self.game_id}: stored version is not {self.start}")
+            return
         done = conn.execute(_ADVANCE if self.plain else _FINISH, self.update)
         if done.rowcount != 1:
             raise VersionConflict(f"game {self.game_id}: stored version is not {self.start}")
@@ -160,6 +165,11 @@ class AppendEvents:
     @staticmethod
     def merged(conn: Connection, writes: list[AppendEvents]) -> None:
         """Run many plain appends with two statements (see the class docstring)."""
+        if bulk.supported(conn):
+            rows = [row for w in writes for row in w.rows]
+            if bulk.advance_and_append(conn, [w.update for w in writes], rows) != len(writes):
+                raise VersionConflict("a game in the batch was not at its expected version")
+            return
         done = conn.execute(_ADVANCE, [w.update for w in writes])
         if conn.dialect.supports_sane_multi_rowcount and done.rowcount != len(writes):
             raise VersionConflict("a game in the batch was not at its expected version")
