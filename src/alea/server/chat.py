@@ -18,15 +18,25 @@ seat (each spectator's address) may say :attr:`Settings.chat_rate` lines.
 A line is stored (:mod:`alea.server.chat_store`, through the group-committing
 writer) before anyone hears it, with ``step``: the game's version when it was
 said, which is where a replay shows it.
+
+Several processes (docs/deploy.md): the store picks a line's ``idx`` under the
+game's row lock (:func:`alea.server.chat_store.op_add_line`), so lines said at
+one moment through two processes never share one; a stored line is announced
+through the fan-out (:attr:`Chats.announce`, set by :mod:`alea.server.cluster`)
+and every other process holding the game adds it to its cached lines and sends
+it to its own readers of that channel (:meth:`Chats.heard`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
+import dataclasses
 import logging
 import time
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -86,6 +96,30 @@ class ChatLine:
         row["created_at"] = row.pop("at")
         return row
 
+    @classmethod
+    def from_json(cls, data: Any) -> ChatLine:
+        """A line as :meth:`json` wrote it (heard from another process); ValueError if not.
+
+        Checked, not trusted blindly: a malformed or unknown-channel line must never
+        be delivered, least of all to readers of the wrong channel.
+        """
+        try:
+            line = cls(
+                int(data["idx"]),
+                str(data["channel"]),
+                None if data["seat"] is None else int(data["seat"]),
+                str(data["role"]),
+                str(data["name"]),
+                str(data["text"]),
+                int(data["step"]),
+                float(data["at"]),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"not a chat line: {err}") from None
+        if line.channel not in (PLAYERS, SPECTATORS) or line.idx < 0:
+            raise ValueError(f"not a chat line: channel {line.channel!r}, idx {line.idx}")
+        return line
+
 
 def clean_text(text: object) -> str:
     """``text`` as one line of plain text, or a typed refusal (empty, too long, not text).
@@ -123,8 +157,12 @@ class Chats:
         self._rate = parse(rate)
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._lines: OrderedDict[str, list[ChatLine]] = OrderedDict()
-        self._next: dict[str, int] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        #: Lines heard from other processes while the game's lines were being read.
+        self._early: dict[str, list[ChatLine]] = {}
+        #: Tells the other processes of a stored line (game id, the line's JSON);
+        #: set by the cluster when there are several processes.
+        self.announce: Callable[[str, dict[str, Any]], None] | None = None
 
     async def lines(self, game: Game) -> list[ChatLine]:
         """Every line of ``game`` (read from the database the first time)."""
@@ -155,11 +193,12 @@ class Chats:
                     for r in rows
                 ]
                 self._lines[game.id] = found
-                self._next[game.id] = found[-1].idx + 1 if found else 0
+                for early in self._early.pop(game.id, []):
+                    _insert(found, early)
                 while len(self._lines) > CACHED_GAMES:
-                    old, _ = self._lines.popitem(last=False)
-                    self._next.pop(old, None)
+                    self._lines.popitem(last=False)
         self._loading.pop(game.id, None)
+        self._early.pop(game.id, None)
         return found
 
     async def visible(self, game: Game, seat: int | None) -> list[dict[str, Any]]:
@@ -193,19 +232,68 @@ class Chats:
             shown = game.seats[seat].name or f"{seat + 1}"
             key = f"seat:{seat}"
         self._admit(game, key)
-        lines = await self.lines(game)
-        idx = self._next.get(game.id, 0)
-        self._next[game.id] = idx + 1
+        await self.lines(game)
         line = ChatLine(
-            idx, channel_of(seat), speaker, role, shown, line_text, game.version, self.clock.now()
+            -1, channel_of(seat), speaker, role, shown, line_text, game.version, self.clock.now()
         )
         try:
-            await self.store.write(chat_store.op_add_line(game.id, line.row()))
+            idx = await self.store.write(chat_store.op_add_line(game.id, line.row()))
         except StorageError:
             raise ServerError("storage_error", 503) from None
-        lines.append(line)
+        line = dataclasses.replace(line, idx=idx)
+        self._remember(game.id, line)
+        self._deliver(game, line)
+        if self.announce is not None:
+            self.announce(game.id, line.json())
+        return line
+
+    def heard(self, game: Game, data: Any) -> None:
+        """A line stored by another process: cache it and send it to this process's readers.
+
+        A line already cached (read from the database after it was stored) is not
+        sent again: those readers had it in their hello.
+        """
+        try:
+            line = ChatLine.from_json(data)
+        except ValueError as err:
+            log.warning("game %s: a heard chat line was refused: %s", game.id, err)
+            return
+        if game.id in self._loading and game.id not in self._lines:
+            self._early.setdefault(game.id, []).append(line)
+        elif not self._remember(game.id, line):
+            return
+        self._deliver(game, line)
+
+    def _remember(self, game_id: str, line: ChatLine) -> bool:
+        """Add ``line`` to the cached lines of ``game_id`` (if cached); False if it was there.
+
+        Lines are kept in idx order whatever order they arrive in. A cache that is
+        not the whole log (a fan-out message was lost: idx values are missing) is
+        dropped, so that the next reader reads the database, not a gapped copy.
+        """
+        lines = self._lines.get(game_id)
+        if lines is None:
+            return True
+        if not _insert(lines, line):
+            return False
+        if lines[-1].idx != len(lines) - 1:
+            # A gap: a line maybe still on its way, maybe lost; read them all next time.
+            self._lines.pop(game_id, None)
+        return True
+
+    @staticmethod
+    def _deliver(game: Game, line: ChatLine) -> None:
+        """Send ``line`` to the connections of ``game`` here that may read its channel."""
         message = {"type": "chat", "lines": [line.json()]}
         for conn in list(game.connections):
             if may_read(line.channel, conn.seat):
                 conn.send(message)
-        return line
+
+
+def _insert(lines: list[ChatLine], line: ChatLine) -> bool:
+    """Insert ``line`` into ``lines`` (sorted by idx) unless its idx is there; True if added."""
+    at = bisect.bisect_left(lines, line.idx, key=lambda x: x.idx)
+    if at < len(lines) and lines[at].idx == line.idx:
+        return False
+    lines.insert(at, line)
+    return True

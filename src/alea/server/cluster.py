@@ -16,7 +16,9 @@ The design (docs/deploy.md tells it in full):
   changed, when a write met the guard, when a client quotes a version it has not
   seen, whenever a game is looked up, and in the sweep below.
 * **Fan-out** through Redis pub/sub (:mod:`alea.server.fanout`): game ids only,
-  never game data, so Redis holds nothing that could be lost.
+  never game data, so Redis holds nothing that could be lost. Chat lines ride
+  the same channel once stored, so every process's readers hear them
+  (:meth:`alea.server.chat.Chats.heard`).
 * **Leases** in Redis (:mod:`alea.server.leases`) for the work nobody asks for:
   bots' moves and the time limit's ``last-round`` are done by the process
   holding the game's lease; an idle takeover is asked for by a player and is
@@ -44,6 +46,7 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, exists, or_, select, text
 
 from alea.server import catchup
+from alea.server.chat import Chats
 from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.fanout import Fanout
@@ -69,6 +72,7 @@ class GameServer(Protocol):
     settings: Settings
     core: Core
     seats: Seating
+    chats: Chats
 
     async def get(self, game_id: str) -> Game: ...
 
@@ -176,6 +180,8 @@ class Cluster:
         core.may_drive = self.leases.acquire
         server.seats.lease = self.leases.acquire
         server.seats.holds = self.leases.holds
+        server.chats.announce = self.fanout.announce_chat
+        self.fanout.chat_heard = self._chat_heard
 
     # ------------------------------------------------------------- life cycle
 
@@ -294,6 +300,20 @@ class Cluster:
                 self.core.remember_finished(game.id)
             self.core.notify(game, announce=False)
             return True
+
+    def _chat_heard(self, game_id: str, line: Any) -> None:
+        """Another process stored a chat line: pass it on if the game is in memory here.
+
+        A game not in memory has no readers here, and its lines are read from the
+        database when it is next loaded.
+        """
+        game = self.core.games.get(game_id)
+        if game is None:
+            return
+        try:
+            self.server.chats.heard(game, line)
+        except Exception:
+            log.exception("game %s: a heard chat line was not passed on", game_id)
 
     def _catch_up_all(self) -> None:
         """Subscribed (again): messages may have been missed, so catch every game up."""

@@ -16,6 +16,10 @@ A process that may have missed messages (its subscription dropped: Redis
 restarted, a network blip) catches up every game in memory as soon as it is
 subscribed again, and the cluster's sweep compares stored versions with memory
 every few seconds besides (:mod:`alea.server.cluster`).
+
+A chat line stored by one process travels on the same channel, as the game id
+and the line's JSON under ``c`` (no ``s``/``e``: it is not a change of the
+game), so the other processes' readers hear it (:meth:`alea.server.chat.Chats.heard`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from typing import Any
 #: What a process heard: the game id, and the appended events' first index, events and
 #: actors (None, None, None: read the log).
 Heard = Callable[[str, int | None, list[str] | None, list[int | None] | None], None]
+#: A chat line heard from another process: the game id and the line's JSON.
+ChatHeard = Callable[[str, Any], None]
 
 log = logging.getLogger("alea.server.cluster")
 
@@ -53,6 +59,8 @@ class Fanout:
         self.origin = origin
         self.heard = heard
         self.resubscribed = resubscribed
+        #: Called for a chat line another process stored (None: chat lines are ignored).
+        self.chat_heard: ChatHeard | None = None
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         #: Announcements sent and heard (for tests and the health check).
@@ -72,6 +80,10 @@ class Fanout:
         if start is not None and events:
             message.update(s=start, e=events, a=actors)
         self._queue.put_nowait(message)
+
+    def announce_chat(self, game_id: str, line: dict[str, Any]) -> None:
+        """Queue a chat line stored here for ``game_id`` (never blocks)."""
+        self._queue.put_nowait({"o": self.origin, "g": game_id, "c": line})
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -124,8 +136,13 @@ class Fanout:
                     except (ValueError, KeyError, TypeError):
                         log.warning("fan-out message not understood: %.80s", text)
                         continue
-                    if origin != self.origin:
-                        self.received += 1
+                    if origin == self.origin:
+                        continue
+                    self.received += 1
+                    if "c" in found:
+                        if self.chat_heard is not None:
+                            self.chat_heard(game_id, found["c"])
+                    else:
                         self.heard(game_id, found.get("s"), found.get("e"), found.get("a"))
             except asyncio.CancelledError:
                 raise
