@@ -294,7 +294,10 @@ class Core:
         if game is not None:
             async with game.lock:
                 game.snapshot_at = 0
-                await self._reload(game)
+                # The whole log again, not a catch-up: the state in memory came from the
+                # snapshot just found wrong, while its version matches the log's.
+                await self.rebuild_from_store(game)
+                self.notify(game, announce=False)
 
     def save_snapshot(self, game: Game) -> None:
         """Store a snapshot of ``game`` if ``snapshot_every`` events passed since the last.
