@@ -8,7 +8,7 @@ game's lock:
 2. **apply on a copy**: the events are applied to a *copy* of the state;
 3. **draw chance**: every chance event that follows (rolls, reveals, draws,
    riddles) is drawn on the copy with the game's secret random source
-   (:func:`draw_chance`, the one loop that does it, also for a new game);
+   (:func:`alea.server.replaying.draw_chance`, the one loop that does it, also for a new game);
 4. **store**: the new events are committed in one write (group-committed with
    other games' writes);
 5. **swap**: only then does the copy become the game's state;
@@ -32,14 +32,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from alea.game import AnyState, GameInfo, IllegalActionError
-from alea.server import catchup, state_snapshots, writelock
+from alea.server import catchup, writelock
 from alea.server.auth import is_game_id
 from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
 from alea.server.errors import ServerError
 from alea.server.games import hosted, new_state, parse_move
-from alea.server.rating_store import op_rate_game
+from alea.server.rating_store import finish_rated, op_rate_game
+from alea.server.replaying import draw_chance, replay_log
 from alea.server.room import ACTIVE, FINISHED, OPEN, OVER, Game, Seat
+from alea.server.snapshot_keeper import SnapshotKeeper
 from alea.server.storage import Store
 from alea.server.tables import ClockRecord, GameRecord, StorageError, VersionConflict
 from alea.server.timecontrol import TimeControl
@@ -52,52 +54,6 @@ log = logging.getLogger("alea.server")
 Write = Callable[[Any], Any]
 #: Builds the write of a seating change, given the status and deadline it sets (or None).
 SeatingWrite = Callable[[str | None, float | None], Write]
-
-
-def replay_log(
-    state: AnyState, record: GameRecord
-) -> tuple[AnyState, list[int | None], list[int | None]]:
-    """``state`` with the stored events of ``record`` applied, each event's actor and
-    decider (:func:`alea.undo.decider`); ValueError naming the first event the engine
-    refuses."""
-    info = hosted(record.game)
-    actors: list[int | None] = []
-    deciders: list[int | None] = []
-    for index, token in enumerate(record.events):
-        actors.append(state.actor())
-        deciders.append(decider(info, state, token))
-        try:
-            state.apply(token)
-        except IllegalActionError as err:
-            raise ValueError(f"event {index} ({token}): {err}") from None
-    return state, actors, deciders
-
-
-def finish_rated(append: Write, rating: Write) -> Write:
-    """The write that stores a rated game's last events and result *and* rates it.
-
-    One function of one transaction: the store commits both or neither, so no
-    crash can leave a finished rated game unrated or rate a game whose result
-    was not stored (and the rating's own guard never rates a game twice).
-    """
-
-    def run(conn: Any) -> None:
-        append(conn)
-        rating(conn)
-
-    return run
-
-
-def draw_chance(state: AnyState, rng: Any) -> list[int | None]:
-    """Draw every chance event due in ``state`` (in place), until someone must decide.
-
-    Returns the seat each drawn event belongs to (its ``actor`` in the log).
-    """
-    actors: list[int | None] = []
-    while state.is_chance():
-        actors.append(state.actor())
-        state.apply(state.sample_chance(rng))
-    return actors
 
 
 class Core:
@@ -123,13 +79,19 @@ class Core:
         #: With other processes: whether this one may act on a game's deadline now (it
         #: holds the game's lease); None: always (one process).
         self.may_drive: Callable[[str], Awaitable[bool]] | None = None
+        #: Snapshots of the engine state: written as games go on, used and verified at start.
+        self.snapshots = SnapshotKeeper(self)
         #: Games rebuilt from a snapshot, whose log the verifier still has to replay.
-        self.verifier = state_snapshots.Verifier(self._replay_to_snapshot, self._discard_snapshot)
-        #: True while the server starts: the verifier waits until it serves (see
-        #: :meth:`GameServer.start`), so its replays never slow the start down.
-        self.starting = False
-        #: Snapshot writes under way (kept so that they are not collected mid-flight).
-        self._snapshot_writes: set[asyncio.Task[None]] = set()
+        self.verifier = self.snapshots.verifier
+
+    @property
+    def starting(self) -> bool:
+        """True while the server starts (the snapshots' verifier waits until it serves)."""
+        return self.snapshots.starting
+
+    @starting.setter
+    def starting(self, value: bool) -> None:
+        self.snapshots.starting = value
 
     # ------------------------------------------------------------- registry
 
@@ -193,7 +155,7 @@ class Core:
         them when its log does not replay with them.
         """
         info = hosted(record.game)
-        restored = self._restore(info, record)
+        restored = self.snapshots.restore(info, record)
         if restored is not None:
             state, actors, deciders = restored
             return self._game(
@@ -214,119 +176,13 @@ class Core:
             )
         return self._game(record, state, actors, self.settings.chance_rng(), deciders)
 
-    def _restore(
-        self, info: GameInfo, record: GameRecord
-    ) -> tuple[AnyState, list[int | None], list[int | None]] | None:
-        """The state of ``record`` from its snapshot and the events after it, with each
-        event's actor and decider, or None (no snapshot, or one that does not match the
-        log: then the whole log is replayed).
-
-        The events after the snapshot are re-checked by the engine as in a full
-        replay; the verifier replays the part before it once the server serves. The
-        deciders of the events the snapshot covers are not known (None), so a decision
-        taken just before the snapshot cannot be taken back after a restart.
-        """
-        snapshot = record.snapshot
-        if snapshot is None or record.version != len(record.events):
-            return None
-        restored = state_snapshots.restore(info, snapshot, record.events)
-        if restored is None:
-            log.warning("game %s: its snapshot does not match its log; replaying", record.id)
-            return None
-        state, actors = restored.state, restored.actors
-        deciders: list[int | None] = [None] * snapshot.idx
-        for index in range(snapshot.idx, len(record.events)):
-            actors.append(state.actor())
-            deciders.append(decider(info, state, record.events[index]))
-            try:
-                state.apply(record.events[index])
-            except IllegalActionError:
-                log.warning("game %s: event %d refused after its snapshot", record.id, index)
-                return None
-        self.verifier.pending.append(
-            state_snapshots.Pending(
-                record.id,
-                info,
-                record.players,
-                record.referee,
-                record.events[: snapshot.idx],
-                restored.saved,
-                restored.actors[: snapshot.idx],
-            )
-        )
-        if not self.starting:
-            self.verifier.kick()
-        return state, actors, deciders
-
-    def _replay_to_snapshot(
-        self, pending: state_snapshots.Pending
-    ) -> tuple[AnyState, list[int | None]]:
-        """The state (and the actors) the log alone gives at a snapshot (the verifier's
-        replay; any thread)."""
-        record = GameRecord(
-            id=pending.game_id,
-            players=pending.players,
-            status=ACTIVE,
-            public=False,
-            title="",
-            created_at=0.0,
-            updated_at=0.0,
-            version=len(pending.events),
-            result=None,
-            events=pending.events,
-            game=pending.info.name,
-            referee=pending.referee,
-        )
-        fresh = new_state(pending.info, pending.players, pending.referee)
-        try:
-            state, actors, _ = replay_log(fresh, record)
-        except ValueError:
-            if not pending.info.table_options:
-                raise
-            plain = new_state(pending.info, pending.players, pending.referee, table=False)
-            state, actors, _ = replay_log(plain, record)
-        return state, actors
-
-    async def _discard_snapshot(self, game_id: str) -> None:
-        """Delete ``game_id``'s snapshot and rebuild the game from its log alone."""
-        await self.store.write(state_snapshots.op_drop(game_id))
-        game = self.games.get(game_id)
-        if game is not None:
-            async with game.lock:
-                game.snapshot_at = 0
-                # The whole log again, not a catch-up: the state in memory came from the
-                # snapshot just found wrong, while its version matches the log's.
-                await self.rebuild_from_store(game)
-                self.notify(game, announce=False)
-
     def save_snapshot(self, game: Game) -> None:
-        """Store a snapshot of ``game`` if ``snapshot_every`` events passed since the last.
-
-        Queued behind the commit of the events it covers (so it is never ahead of the
-        log), and not awaited: nobody waits for a snapshot, and one that fails to be
-        stored only means a longer replay at the next start.
-        """
-        every = self.settings.snapshot_every
-        if every <= 0 or game.status == FINISHED or game.version - game.snapshot_at < every:
-            return
-        snapshot = state_snapshots.encode(game.info, game.state, game.actors)
-        game.snapshot_at = snapshot.idx
-        task = asyncio.get_running_loop().create_task(self._store_snapshot(game.id, snapshot))
-        self._snapshot_writes.add(task)
-        task.add_done_callback(self._snapshot_writes.discard)
-
-    async def _store_snapshot(self, game_id: str, snapshot: Any) -> None:
-        try:
-            await self.store.write(state_snapshots.op_put(game_id, snapshot))
-        except StorageError as err:
-            log.warning("game %s: snapshot not stored: %s", game_id, err)
+        """Store a snapshot of ``game`` if it is due (:class:`SnapshotKeeper.save`)."""
+        self.snapshots.save(game)
 
     async def stop_snapshots(self) -> None:
-        """Stop the verifier and queue the snapshot writes under way (before the store
-        closes, which commits what is queued)."""
-        await self.verifier.stop()
-        if self._snapshot_writes:
-            await asyncio.gather(*self._snapshot_writes, return_exceptions=True)
+        """Stop the verifier and wait for the snapshot writes under way."""
+        await self.snapshots.stop()
 
     def _game(
         self,

@@ -300,3 +300,20 @@ def profile(engine: Engine, name_key: str, history_limit: int = 200) -> Profile 
         for p in reversed(points)
     ]
     return Profile(str(user.name), float(user.created_at), ratings, played, history)
+
+
+def finish_rated(
+    append: Callable[[Any], Any], rating: Callable[[Any], Any]
+) -> Callable[[Any], None]:
+    """The write that stores a rated game's last events and result *and* rates it.
+
+    One function of one transaction: the store commits both or neither, so no
+    crash can leave a finished rated game unrated or rate a game whose result
+    was not stored (and the rating's own guard never rates a game twice).
+    """
+
+    def run(conn: Any) -> None:
+        append(conn)
+        rating(conn)
+
+    return run
