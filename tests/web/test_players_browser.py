@@ -127,11 +127,11 @@ def test_profile_and_leaderboard_on_a_laptop(browser: Any, live: LiveServer, sho
     page.screenshot(path=str(shots / "leaderboard-desktop.png"))
     page.click("table.leaderboard a:text('Bruno')")
     page.wait_for_selector(".profile h1:text('Bruno')")
-    page.click(".players .tabs a, .crumbs a[href='/leaderboard/iacta']")
+    page.click(".ppage .tabs a, .crumbs a[href='/leaderboard/iacta']")
     page.wait_for_selector("table.leaderboard")
     page.click(".tabs a[href='/leaderboard/romano']")
     page.wait_for_selector(
-        ".players .muted:text('Nobody has played a rated game of Dado Romano yet.')"
+        ".ppage .muted:text('Nobody has played a rated game of Dado Romano yet.')"
     )
 
     # A rated table from the lobby's form, signed in.

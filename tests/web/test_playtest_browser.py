@@ -136,7 +136,15 @@ def finished_game(base: str, public: bool = False) -> tuple[str, str]:
 
 def fits(page: Any, width: int) -> None:
     wide = page.evaluate("document.documentElement.scrollWidth")
-    assert wide <= width, f"the page is {wide} px wide on a {width} px screen"
+    # The innermost elements that end past the screen's edge, to say what sticks out.
+    out = page.evaluate(
+        """(width) => [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > width + 0.5
+            && ![...e.children].some((c) => c.getBoundingClientRect().right > width + 0.5))
+          .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`)""",
+        width,
+    )
+    assert wide <= width, f"the page is {wide} px wide on a {width} px screen: {out}"
 
 
 # ----------------------------------------------------------------- 1. cards

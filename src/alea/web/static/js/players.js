@@ -157,11 +157,11 @@ function recentList(recent) {
 /** The profile page of `name`. */
 export function startProfile(el, name) {
   let stopped = false;
-  el.innerHTML = `<div class="players"><p class="muted">…</p></div>`;
+  el.innerHTML = `<div class="ppage"><p class="muted">…</p></div>`;
   api(`/api/players/${encodeURIComponent(name)}`).then((p) => {
     if (stopped) return;
     document.title = `${p.name} · Alea Iacta Est`;
-    el.innerHTML = `<div class="players profile">
+    el.innerHTML = `<div class="ppage profile">
       <nav class="crumbs"><a href="/">${esc(t("pl_back"))}</a> · <a href="/leaderboard/iacta">${esc(t("pl_leaderboard"))}</a></nav>
       <header class="card playerhead"><span class="bigavatar" aria-hidden="true">${esc(p.name.slice(0, 1).toUpperCase())}</span>
         <div><h1>${esc(p.name)}</h1><p class="muted">${esc(t("pl_member_since", { date: day(p.created_at) }))}</p></div></header>
@@ -174,7 +174,7 @@ export function startProfile(el, name) {
       </div></div>`;
   }, (err) => {
     if (stopped) return;
-    el.innerHTML = `<div class="players"><section class="card missing"><h2>${esc(t("pl_profile"))}</h2>` +
+    el.innerHTML = `<div class="ppage"><section class="card missing"><h2>${esc(t("pl_profile"))}</h2>` +
       `<p>${esc(err.status === 404 ? t("pl_missing") : err.message)}</p><a href="/">${esc(t("pl_back"))}</a></section></div>`;
   });
   return { stop() { stopped = true; } };
@@ -190,7 +190,7 @@ export function startLeaderboard(el, game) {
     try {
       board = await api(`/api/leaderboard/${kind}?offset=${offset}&limit=${PAGE}`);
     } catch (err) {
-      if (!stopped) el.innerHTML = `<div class="players"><p class="card">${esc(err.message)}</p></div>`;
+      if (!stopped) el.innerHTML = `<div class="ppage"><p class="card">${esc(err.message)}</p></div>`;
       return;
     }
     if (stopped) return;
@@ -206,7 +206,7 @@ export function startLeaderboard(el, game) {
     const paging = board.total > PAGE ? `<div class="paging"><button id="lbprev" ${offset === 0 ? "disabled" : ""}>${esc(t("pl_prev"))}</button>` +
       `<span class="muted">${esc(t("pl_page", { from: offset + 1, to: offset + board.entries.length, total: board.total }))}</span>` +
       `<button id="lbnext" ${offset + PAGE >= board.total ? "disabled" : ""}>${esc(t("pl_next"))}</button></div>` : "";
-    el.innerHTML = `<div class="players board"><nav class="crumbs"><a href="/">${esc(t("pl_back"))}</a></nav>
+    el.innerHTML = `<div class="ppage board"><nav class="crumbs"><a href="/">${esc(t("pl_back"))}</a></nav>
       <section class="card"><h2>${esc(t("pl_leaderboard"))}</h2><nav class="tabs">${tabs}</nav>${table}${paging}
       <p class="muted small">${esc(t("pl_rating_note"))}</p></section></div>`;
     const prev = el.querySelector("#lbprev"), next = el.querySelector("#lbnext");
