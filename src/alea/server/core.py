@@ -403,12 +403,14 @@ class Core:
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServerError("malformed", detail="'version' must be the integer you saw")
         async with game.lock:
-            if game.status == FINISHED:
+            if game.status in OVER:  # finished, or abandoned
                 raise ServerError("game_over", 409)
             if game.status == OPEN:
                 raise ServerError("not_started", 409)
-            if getattr(game, "rated", False):
+            if game.rated:
                 raise ServerError("undo_rated", 409)
+            if self.shared and version != game.version:
+                await catchup.catch_up(self, game)  # the client may know more than memory
             if version != game.version:
                 raise ServerError("stale_version", 409, sent=version, version=game.version)
             index = game.undo_index(seat)
