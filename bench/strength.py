@@ -80,14 +80,27 @@ def match(
     summary = summarize(t, results)
     console.print(result_table(summary))
     e = summary.entrants[0]
-    ok = e.win_share >= need
     console.print(
         f"[bold]{hero}[/] win share {e.win_share:.1%} (95% CI {e.ci[0]:.1%}–{e.ci[1]:.1%}) "
-        f"over {e.games} games of {games}; target ≥ {need:.0%}: "
-        f"{'[green]met' if ok else '[red]not met'}[/]  "
+        f"over {e.games} games of {games}; target ≥ {need:.0%}: {verdict(e.ci, need)}  "
         f"({elapsed:.0f} s, {len(results) / elapsed:.2f} games/s)"
     )
-    return ok
+    return e.ci[0] >= need
+
+
+def verdict(ci: tuple[float, float], need: float) -> str:
+    """Whether a target is met, judged by the 95% interval rather than the point estimate.
+
+    A share above the target whose interval still reaches below it is not yet evidence
+    that the target holds: it is *open* and needs more games, not a rounder number.
+    """
+    low, high = ci
+    if low >= need:
+        return "[green]met[/] (the whole interval is above the target)"
+    if high < need:
+        return "[red]not met[/] (the whole interval is below the target)"
+    return "[yellow]open[/] (the interval straddles the target: play more games)"
+
 
 
 def midgame_position(seed: int = 3) -> iacta.State:

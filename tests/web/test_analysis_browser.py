@@ -72,9 +72,7 @@ def test_analysing_a_finished_game_in_the_replay(
         # The panel asks the server where seat 1's analysis stands, then offers to start it
         # (the first size) or shows it (stored by then).
         page.wait_for_function(
-            "() => document.querySelector('#an-go').style.display === ''"
-            " ? !!document.querySelector('#an-go').dataset.asked"
-            " : true",
+            "() => document.querySelector('#an-go').dataset.asked === '1'",
             timeout=30_000,
         )
         if page.locator("#an-go").is_visible():

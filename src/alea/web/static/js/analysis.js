@@ -134,14 +134,16 @@ export function mountAnalysis(el, gameId, record, { seat = 0, goto, changed }) {
 
   async function poll() {
     clearTimeout(A.timer);
+    const asking = A.seat;
     let answer;
     try {
       answer = await api(url());
     } catch (err) {
-      $("an-status").textContent = err.message;
+      if (asking === A.seat) $("an-status").textContent = err.message;
       return;
     }
-    if (A.stopped) return;
+    // A slow answer about the seat chosen before must not be shown under the seat chosen now.
+    if (A.stopped || asking !== A.seat) return;
     A.data = answer.status === "done" ? answer.analysis : null;
     render(answer);
     changed();
@@ -152,12 +154,16 @@ export function mountAnalysis(el, gameId, record, { seat = 0, goto, changed }) {
     const target = e.target.closest("[data-goto]");
     if (target) { goto(Number(target.dataset.goto)); return; }
     if (e.target.id === "an-go") {
+      const asking = A.seat;
+      let answer;
       try {
-        render(await api(url(), undefined, { method: "POST" }));
+        answer = await api(url(), undefined, { method: "POST" });
       } catch (err) {
         $("an-status").textContent = err.message;
         return;
       }
+      if (asking !== A.seat) return;
+      render(answer);
       poll();
     }
   });
