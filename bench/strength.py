@@ -102,7 +102,6 @@ def verdict(ci: tuple[float, float], need: float) -> str:
     return "[yellow]open[/] (the interval straddles the target: play more games)"
 
 
-
 def midgame_position(seed: int = 3) -> iacta.State:
     """A placement decision in round 3 of a 4-player game between greedy bots, 6+ dice left."""
     rng = random.Random(seed)
