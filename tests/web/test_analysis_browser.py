@@ -3,12 +3,15 @@
 A game of easy bots (mostly random placements) is analysed for one seat from the
 replay page: progress, the chart, the flagged mistakes in words, a click that moves
 the replay to the mistake with the verdict in the caption, in English and Italian,
-desktop and phone. The hint button gives the seat to move a move it may play.
+desktop and phone. The hint button gives the seat to move a move it may play, and a
+hint never outlives its decision (an undo and another move reach the same version in
+another position).
 """
 
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,9 +20,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.support import LiveServer, create_game, database, quick_bots
+from tests.server.support import LiveServer, create_game, database, human_game, quick_bots
 from tests.web.a11y import serious_violations
 from tests.web.support import browser_settings, require_chromium, watch_errors
+from tests.web.test_playtest_browser import state
+from tests.web.test_undo_browser import act, bearer
 
 require_chromium()
 pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
@@ -148,5 +153,54 @@ def test_the_hint_button_of_a_casual_game(browser: Any, live: LiveServer, shots:
     watcher.goto(f"{live.base}/game/{game_id}?watch=1")
     watcher.wait_for_selector("#board .building", timeout=30_000)
     assert watcher.locator("button.hintbtn").count() == 0
+    assert not errors, errors
+    context.close()
+
+
+def to_choice_then_another(base: str, game_id: str, tokens: list[str]) -> tuple[str, str, int]:
+    """Both seats play at random until seat 0 makes a choice it may take back after which it
+    decides again at once. Returns that choice, another it could have made, and the version
+    it was made at."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        states = [state(base, game_id, t) for t in tokens]
+        mover = next(s for s in states if s["legal"])
+        seat = mover["seat"]
+        legal = [a for a in mover["legal"] if not a.startswith("R:")] or mover["legal"]
+        choice = rng.choice(legal)
+        after = act(base, game_id, tokens[seat], choice, mover["version"])
+        if seat == 0 and choice[0] in "PN" and len(legal) > 1 and after["undo"] and after["legal"]:
+            return choice, next(a for a in legal if a != choice), int(mover["version"])
+    raise AssertionError("seat 0 never chose twice in a row")
+
+
+def test_a_hint_is_gone_when_an_undo_changes_the_decision(browser: Any, live: LiveServer) -> None:
+    game_id, tokens = human_game(live.base, 2)
+    _, other, version = to_choice_then_another(live.base, game_id, tokens)
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    errors = watch_errors(page)
+    stored = {game_id: {"token": tokens[0], "seat": 0, "at": 1}}
+    page.add_init_script(
+        f"localStorage.setItem('alea.tokens', {json.dumps(json.dumps(stored))});"
+        "localStorage.setItem('alea.auto', '0');"
+    )
+    page.goto(f"{live.base}/game/{game_id}")
+    page.click("button.hintbtn", timeout=30_000)
+    page.wait_for_selector(".hintline", timeout=60_000)
+    entries = page.locator("#log li").count()
+    # Taken back, then another choice: the same version number, another position.
+    undone = httpx.post(
+        f"{live.base}/api/games/{game_id}/undo",
+        json={"version": version + 1},
+        headers=bearer(tokens[0]),
+        timeout=30,
+    )
+    assert undone.status_code == 200, undone.text
+    page.wait_for_function(f"document.querySelectorAll('#log li').length < {entries}")
+    assert act(live.base, game_id, tokens[0], other, version)["version"] == version + 1
+    page.wait_for_function(f"document.querySelectorAll('#log li').length === {entries}")
+    page.wait_for_selector("button.hintbtn")
+    assert page.locator(".hintline").count() == 0, "the hint of the other position is shown"
     assert not errors, errors
     context.close()

@@ -44,7 +44,7 @@ export function startGame(root, gameId, { watch = false } = {}) {
     copied: false,
     movesOpen: !window.matchMedia("(max-width: 820px)").matches,
     note: null, // {building, text, key}: why the dice picked cannot go to that building
-    hint: null, // {version, html, busy}: the analyser's move for this decision, when asked
+    hint: null, // {key, html, busy}: the analyser's move for this decision, when asked
     noteTimer: null,
     rolled: false, // a new roll arrived: the tray's dice tumble on the next redraw
     logSeen: 0, // log entries already drawn (the new ones may be placements to fly)
@@ -269,9 +269,13 @@ export function startGame(root, gameId, { watch = false } = {}) {
 
   // The hint button and answer of a casual game (never in rated games): the server
   // answers only the seat to move, from its own view.
+  // The decision a hint answers. The version alone does not name it: an undo takes the
+  // version back, and another move then reaches the same number in another position.
+  function decisionKey() { return `${T.version}:${JSON.stringify(T.log)}`; }
+
   function hintPart() {
     if (!myDecision() || (T.message && T.message.rated)) return { button: "", line: "" };
-    const h = S.hint && S.hint.version === T.version ? S.hint : null;
+    const h = S.hint && S.hint.key === decisionKey() ? S.hint : null;
     return {
       button: hintButton(Boolean(h && h.busy)),
       line: h && h.html ? `<p class="hintline" role="status">${h.html}</p>` : "",
@@ -279,14 +283,14 @@ export function startGame(root, gameId, { watch = false } = {}) {
   }
 
   async function askHint() {
-    const version = T.version;
-    S.hint = { version, html: "", busy: true };
+    const key = decisionKey();
+    S.hint = { key, html: "", busy: true };
     renderTray();
     try {
       const h = await fetchHint(T.id, T.token);
-      if (S.hint && S.hint.version === version) S.hint = { version, html: h.html, busy: false };
+      if (S.hint && S.hint.key === key) S.hint = { key, html: h.html, busy: false };
     } catch (err) {
-      if (S.hint && S.hint.version === version) S.hint = { version, html: esc(err.message), busy: false };
+      if (S.hint && S.hint.key === key) S.hint = { key, html: esc(err.message), busy: false };
     }
     renderTray();
   }
