@@ -87,6 +87,10 @@ def test_play_a_whole_game_against_three_bots(browser: Any, live: LiveServer, sh
     page.fill("#qname", "Julia")
     page.select_option("#qlevel", "easy")
     page.screenshot(path=str(shots / "lobby.png"))
+    # The wood is fixed to the screen; below it (a page captured whole, browsers that do not
+    # paint fixed backgrounds) a wood colour shows, never white.
+    colour = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert colour not in ("rgba(0, 0, 0, 0)", "transparent", "rgb(255, 255, 255)"), colour
     page.click("#quick")
     page.wait_for_selector(".tray .die.pick", timeout=30000)
     game_id = page.url.rstrip("/").split("/")[-1]
