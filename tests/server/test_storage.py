@@ -10,6 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, text
 
+from alea.server import bulk
 from alea.server.storage import Store
 from alea.server.tables import GameRecord, SeatRecord, StorageError, VersionConflict, metadata
 from alea.server.writes import op_append_events, op_create_game
@@ -104,6 +105,53 @@ def test_group_commit_and_failure_isolation(db: Database) -> None:
     assert loaded is not None and loaded.version == 2 and loaded.seats[1].level == "easy"
     assert len(reader.load_unfinished()) == 2 + 38 + 30
     assert reader.load_game("missing") is None
+    reader.dispose()
+
+
+def test_a_batch_of_moves_commits_as_one_statement_and_a_stale_one_fails_alone(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hot path: moves queued together are stored by one statement that is its own
+    transaction on PostgreSQL (bulk.append_committed); a stale move among them undoes
+    that statement, then every move is tried alone and only the stale one fails."""
+    store = Store(db.url, sqlite_synchronous="NORMAL")
+    store.migrate()
+    alone: list[int] = []
+    real = bulk.append_committed
+
+    def counted(conn: Connection, updates: list[dict[str, object]], rows: list[object]) -> None:
+        alone.append(len(updates))
+        real(conn, updates, rows)
+
+    monkeypatch.setattr(bulk, "append_committed", counted)
+
+    async def run() -> None:
+        store.start()
+        for name in ("a", "b", "c"):
+            await store.write(op_create_game(record(name, ["province:red1"]), [None]))
+        commits = store.commits
+        good = [store.write(op_append_events(g, 1, [f"{g}1"], [0])) for g in ("a", "b", "c")]
+        assert await asyncio.gather(*good) == [None, None, None]
+        assert store.commits - commits == 1  # one transaction for the three
+        stale = store.write(op_append_events("b", 1, ["stale"], [0]))
+        fine = [store.write(op_append_events(g, 2, [f"{g}2"], [1])) for g in ("a", "c")]
+        results = await asyncio.gather(stale, *fine, return_exceptions=True)
+        assert isinstance(results[0], VersionConflict)
+        assert results[1:] == [None, None]
+        await store.close()
+
+    asyncio.run(run())
+    if db.url.startswith("postgresql"):
+        # the three moves together, the batch with the stale one, then each alone
+        assert alone == [3, 3, 1, 1, 1]
+    else:
+        assert alone == []
+    reader = Store(db.url)
+    assert [e for _, e, _ in reader.events("a")] == ["province:red1", "a1", "a2"]
+    assert [e for _, e, _ in reader.events("b")] == ["province:red1", "b1"]
+    assert [e for _, e, _ in reader.events("c")] == ["province:red1", "c1", "c2"]
+    loaded = reader.load_game("b")
+    assert loaded is not None and loaded.version == 2
     reader.dispose()
 
 

@@ -171,6 +171,10 @@ class Store:
         """Commit ``ops`` in one transaction, or each alone if that fails (writer thread)."""
         try:
             conn = self._connection()
+            if AppendEvents.commit_alone(conn, ops):
+                self.commits += 1
+                self.writes += len(ops)
+                return [(True, None) for _ in ops]
             with conn.begin():
                 plain = [op for op in ops if isinstance(op, AppendEvents) and op.plain]
                 merged: set[int] = set()
