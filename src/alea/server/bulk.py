@@ -64,7 +64,7 @@ _PG_APPEND = f"WITH moved AS ({_PG_MOVE} RETURNING g.id) {_PG_ADD}"
 #: whole statement, so the final ``SELECT`` divides by zero unless every game moved (an
 #: error aborts the statement, and with it the update and the insert; SQL has no plainer
 #: way to raise). Nothing is stored unless the statement returns.
-_PG_APPEND_COMMITTED = (
+PG_APPEND_COMMITTED = (
     f"WITH moved AS ({_PG_MOVE} RETURNING g.id), added AS ({_PG_ADD} RETURNING 1) "
     "SELECT 1 / ((SELECT count(*) FROM moved) = %s)::int, (SELECT count(*) FROM added)"
 )
@@ -116,6 +116,20 @@ def advance_and_append(conn: Connection, updates: Sequence[Update], rows: Sequen
         cursor.close()
 
 
+def committed_params(updates: Sequence[Update], rows: Sequence[Row]) -> tuple[Any, ...]:
+    """The parameters of :data:`PG_APPEND_COMMITTED` for a batch (the writer thread's
+    :func:`append_committed` and the event loop's :mod:`alea.server.loopwriter` share them)."""
+    return (_json(updates), _json(rows), len(updates), len(updates))
+
+
+def refused(err: Exception) -> VersionConflict | None:
+    """The version conflict that ``err``, raised by :data:`PG_APPEND_COMMITTED`, stands
+    for (its guard divided by zero), or None for any other failure."""
+    if isinstance(err, psycopg.errors.DivisionByZero):
+        return VersionConflict("a game in the batch was not at its expected version")
+    return None
+
+
 def append_committed(conn: Connection, updates: Sequence[Update], rows: Sequence[Row]) -> None:
     """Store a batch of appends and commit it, as one statement in autocommit mode
     (only where :func:`commits_alone`; ``conn`` must have no transaction open).
@@ -131,14 +145,12 @@ def append_committed(conn: Connection, updates: Sequence[Update], rows: Sequence
     try:
         with dbapi.cursor() as cursor:
             try:
-                cursor.execute(
-                    _PG_APPEND_COMMITTED,
-                    (_json(updates), _json(rows), len(updates), len(updates)),
-                )
-            except psycopg.errors.DivisionByZero:
-                raise VersionConflict(
-                    "a game in the batch was not at its expected version"
-                ) from None
+                cursor.execute(PG_APPEND_COMMITTED, committed_params(updates, rows))
+            except psycopg.Error as err:
+                conflict = refused(err)
+                if conflict is None:
+                    raise
+                raise conflict from None
     finally:
         with contextlib.suppress(Exception):  # a broken connection is dropped by the caller
             dbapi.autocommit = False

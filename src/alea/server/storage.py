@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, select
 
+from alea.server.loopwriter import LoopWriter
 from alea.server.tables import (
     ClockRecord,
     GameRecord,
@@ -73,6 +74,8 @@ class Store:
         self._closing = False
         #: The writer thread's own connection, kept between batches (see :meth:`_connection`).
         self._conn: Connection | None = None
+        #: Batches of moves only are committed from the event loop on PostgreSQL.
+        self.loop_writer = LoopWriter(self.engine) if LoopWriter.serves(self.engine) else None
         #: Counters for tests and benchmarks: transactions and writes committed.
         self.commits = 0
         self.writes = 0
@@ -99,6 +102,8 @@ class Store:
                 await self._task
             self._task = None
         self._executor.shutdown(wait=True)
+        if self.loop_writer is not None:
+            await self.loop_writer.close()
         self._drop_connection()
         self.engine.dispose()
 
@@ -134,7 +139,9 @@ class Store:
                 batch = self._pending[: self.MAX_BATCH]
                 del self._pending[: self.MAX_BATCH]
                 ops = [op for op, _ in batch]
-                outcomes = await loop.run_in_executor(self._executor, self._commit, ops)
+                outcomes = await self._commit_on_loop(ops)
+                if outcomes is None:
+                    outcomes = await loop.run_in_executor(self._executor, self._commit, ops)
                 for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
                     if future.done():
                         continue
@@ -144,6 +151,26 @@ class Store:
                         future.set_exception(value)
             if self._closing:
                 return
+
+    async def _commit_on_loop(
+        self, ops: list[Callable[[Connection], Any]]
+    ) -> list[tuple[bool, Any]] | None:
+        """Commit a batch made only of moves from the event loop (:mod:`.loopwriter`);
+        None if it is the writer thread's (other writes, no PostgreSQL, a stale game or a
+        failed connection: the thread then runs it, retrying write by write)."""
+        moves = LoopWriter.moves(ops) if self.loop_writer is not None else None
+        if moves is None or self.loop_writer is None:
+            return None
+        try:
+            if not await self.loop_writer.commit(moves):
+                return None
+        except VersionConflict as err:
+            if len(ops) > 1:
+                return None
+            return [(False, err)]
+        self.commits += 1
+        self.writes += len(ops)
+        return [(True, None)] * len(ops)
 
     def _connection(self) -> Connection:
         """The writer thread's connection, opened on first use and then kept.
