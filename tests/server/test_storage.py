@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -120,7 +121,9 @@ def test_a_batch_of_moves_commits_as_one_statement_and_a_stale_one_fails_alone(
     alone: list[int] = []
     real = bulk.append_committed
 
-    def counted(conn: Connection, updates: list[dict[str, object]], rows: list[object]) -> None:
+    def counted(
+        conn: Connection, updates: list[dict[str, Any]], rows: list[dict[str, Any]]
+    ) -> None:
         alone.append(len(updates))
         real(conn, updates, rows)
 

@@ -12,7 +12,9 @@ Why it looks like this
   commit is in flight and commits them in *one* transaction on a dedicated
   thread, then wakes each caller. A caller acknowledges nothing until its
   write is committed, so killing the process at any moment loses only writes
-  nobody was told about, while many concurrent games share each fsync.
+  nobody was told about, while many concurrent games share each fsync. On
+  PostgreSQL a batch made only of moves skips the thread: it is one
+  autocommit statement sent from the event loop (:mod:`alea.server.loopwriter`).
 * **Optimistic guard.** Appending events also moves ``games.version`` from
   the version the server saw to the new one (``UPDATE ... WHERE version =``);
   if the row does not match, the write fails and changes nothing, so two
