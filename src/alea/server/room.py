@@ -316,6 +316,11 @@ class Game:
         a person's seat, an active unrated game, and the rule allows it."""
         if seat is None or self.status != ACTIVE or getattr(self, "rated", False):
             return False
+        # Asked for every seat on every update: under the server's rule (no seat's later
+        # decisions pass) only a log ending in the seat's own decision can be taken back,
+        # so every other case is answered without the search (and its exception).
+        if not self.deciders or self.deciders[-1] != seat:
+            return False
         try:
             self.undo_index(seat)
         except ServerError:

@@ -12,7 +12,9 @@ Why it looks like this
   commit is in flight and commits them in *one* transaction on a dedicated
   thread, then wakes each caller. A caller acknowledges nothing until its
   write is committed, so killing the process at any moment loses only writes
-  nobody was told about, while many concurrent games share each fsync.
+  nobody was told about, while many concurrent games share each fsync. On
+  PostgreSQL a batch made only of moves skips the thread: it is one
+  autocommit statement sent from the event loop (:mod:`alea.server.loopwriter`).
 * **Optimistic guard.** Appending events also moves ``games.version`` from
   the version the server saw to the new one (``UPDATE ... WHERE version =``);
   if the row does not match, the write fails and changes nothing, so two
@@ -34,6 +36,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, select
 
+from alea.server.loopwriter import LoopWriter
 from alea.server.tables import (
     ClockRecord,
     GameRecord,
@@ -73,6 +76,8 @@ class Store:
         self._closing = False
         #: The writer thread's own connection, kept between batches (see :meth:`_connection`).
         self._conn: Connection | None = None
+        #: Batches of moves only are committed from the event loop on PostgreSQL.
+        self.loop_writer = LoopWriter(self.engine) if LoopWriter.serves(self.engine) else None
         #: Counters for tests and benchmarks: transactions and writes committed.
         self.commits = 0
         self.writes = 0
@@ -99,6 +104,8 @@ class Store:
                 await self._task
             self._task = None
         self._executor.shutdown(wait=True)
+        if self.loop_writer is not None:
+            await self.loop_writer.close()
         self._drop_connection()
         self.engine.dispose()
 
@@ -134,7 +141,9 @@ class Store:
                 batch = self._pending[: self.MAX_BATCH]
                 del self._pending[: self.MAX_BATCH]
                 ops = [op for op, _ in batch]
-                outcomes = await loop.run_in_executor(self._executor, self._commit, ops)
+                outcomes = await self._commit_on_loop(ops)
+                if outcomes is None:
+                    outcomes = await loop.run_in_executor(self._executor, self._commit, ops)
                 for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
                     if future.done():
                         continue
@@ -144,6 +153,26 @@ class Store:
                         future.set_exception(value)
             if self._closing:
                 return
+
+    async def _commit_on_loop(
+        self, ops: list[Callable[[Connection], Any]]
+    ) -> list[tuple[bool, Any]] | None:
+        """Commit a batch made only of moves from the event loop (:mod:`.loopwriter`);
+        None if it is the writer thread's (other writes, no PostgreSQL, a stale game or a
+        failed connection: the thread then runs it, retrying write by write)."""
+        moves = LoopWriter.moves(ops) if self.loop_writer is not None else None
+        if moves is None or self.loop_writer is None:
+            return None
+        try:
+            if not await self.loop_writer.commit(moves):
+                return None
+        except VersionConflict as err:
+            if len(ops) > 1:
+                return None
+            return [(False, err)]
+        self.commits += 1
+        self.writes += len(ops)
+        return [(True, None)] * len(ops)
 
     def _connection(self) -> Connection:
         """The writer thread's connection, opened on first use and then kept.
@@ -171,6 +200,10 @@ class Store:
         """Commit ``ops`` in one transaction, or each alone if that fails (writer thread)."""
         try:
             conn = self._connection()
+            if AppendEvents.commit_alone(conn, ops):
+                self.commits += 1
+                self.writes += len(ops)
+                return [(True, None) for _ in ops]
             with conn.begin():
                 plain = [op for op in ops if isinstance(op, AppendEvents) and op.plain]
                 merged: set[int] = set()

@@ -163,6 +163,25 @@ class AppendEvents:
             conn.execute(_INSERT_EVENT, self.rows)
 
     @staticmethod
+    def commit_alone(conn: Connection, ops: Sequence[Callable[[Connection], Any]]) -> bool:
+        """Store and commit a batch made only of plain appends as one statement, without a
+        transaction of the writer's (PostgreSQL: :func:`alea.server.bulk.append_committed`).
+
+        False, having done nothing, if the batch holds anything else or the database
+        cannot: the caller then runs it in a transaction. :class:`VersionConflict` if a
+        game of the batch was stale (nothing stored).
+        """
+        if not bulk.commits_alone(conn):
+            return False
+        writes: list[AppendEvents] = []
+        for op in ops:
+            if not isinstance(op, AppendEvents) or not op.plain:
+                return False
+            writes.append(op)
+        bulk.append_committed(conn, [w.update for w in writes], [r for w in writes for r in w.rows])
+        return True
+
+    @staticmethod
     def merged(conn: Connection, writes: list[AppendEvents]) -> None:
         """Run many plain appends with two statements (see the class docstring)."""
         if bulk.supported(conn):
