@@ -4,10 +4,10 @@ Starts the deployment of ``server_load.py`` (by default 2 processes on PostgreSQ
 Redis behind nginx), creates N 4-seat games, then opens every seat's socket at once
 (or at ``--rate`` per second, the way players arrive) and sends its ``hello``. For
 each socket it times the opening handshake and the first ``update`` after the hello;
-a socket the server refuses at admission (HTTP 503, ``Retry-After``) retries after
-the time it is told, as the browser client does. It prints how many sockets were
-open and had their view, how many were refused (and retried) and how many **timed
-out** (the failure the issue found: 436 of 4,000 clients at 1,000 games), the
+a socket the server refuses at admission (the ``busy`` error, close code 1013)
+retries after the ``retry_after`` it is told, as the browser client does. It prints
+how many sockets were open and had their view, how many were refused (and retried)
+and how many **timed out** (the failure the issue found: 436 of 4,000 clients at 1,000 games), the
 latencies, the largest stall of the measuring client's own event loop (when it is
 large the client, not the server, was the bottleneck) and the servers' CPU.
 
@@ -63,12 +63,20 @@ async def one_seat(
             ) as ws:
                 burst.handshakes.append(time.perf_counter() - t0)
                 await ws.send(json.dumps({"type": "hello", "token": token}))
+                retry = 0.0
                 async for raw in ws:
-                    if json.loads(raw)["type"] == "update":
+                    msg = json.loads(raw)
+                    if msg["type"] == "update":
                         burst.first_views.append(time.perf_counter() - start)
                         break
-                await hold.wait()
-                return
+                    if msg["type"] == "error" and msg["code"] == "busy":
+                        retry = float(msg["retry_after"])
+                        break
+                if not retry:
+                    await hold.wait()
+                    return
+            burst.refused += 1
+            await asyncio.sleep(retry)
         except InvalidStatus as err:
             if err.response.status_code != 503:
                 burst.failed.append(f"HTTP {err.response.status_code}")
@@ -84,6 +92,14 @@ async def one_seat(
     burst.failed.append("refused 20 times")
 
 
+def nginx_workers_cpu(master: int) -> float:
+    """CPU of nginx's workers (the children of its master process)."""
+    total = 0.0
+    for child in Path(f"/proc/{master}/task/{master}/children").read_text().split():
+        total += cpu_seconds(int(child))
+    return total
+
+
 async def watch_lag(burst: Burst, stop: asyncio.Event) -> None:
     """The measuring client's own event-loop stalls (its share of the burst's CPU)."""
     while not stop.is_set():
@@ -92,12 +108,13 @@ async def watch_lag(burst: Burst, stop: asyncio.Event) -> None:
         burst.lag = max(burst.lag, time.perf_counter() - t0 - 0.01)
 
 
-async def run(args: argparse.Namespace, base: str, pids: tuple[int, ...]) -> Burst:
+async def run(args: argparse.Namespace, base: str, pids: tuple[int, ...], lb: int) -> Burst:
     created = await create_games(base, args.games, 4)
     ws_base = base.replace("http://", "ws://")
     burst, hold, stop = Burst(), asyncio.Event(), asyncio.Event()
     lag = asyncio.create_task(watch_lag(burst, stop))
     cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+    own0, lb0 = time.process_time(), cpu_seconds(lb) + nginx_workers_cpu(lb)
     tasks = []
     for game_id, tokens in created:
         for token in tokens:
@@ -113,9 +130,11 @@ async def run(args: argparse.Namespace, base: str, pids: tuple[int, ...]) -> Bur
         await asyncio.sleep(0.1)
     elapsed = time.perf_counter() - t0
     used = sum(cpu_seconds(p) for p in pids) - cpu0
+    nginx = cpu_seconds(lb) + nginx_workers_cpu(lb) - lb0
     print(
         f"burst over in {elapsed:.1f} s; servers' CPU {used:.1f} s "
-        f"({used / max(len(burst.first_views), 1) * 1000:.2f} ms per socket opened)"
+        f"({used / max(len(burst.first_views), 1) * 1000:.2f} ms per socket opened), "
+        f"nginx {nginx:.1f} s, this client {time.process_time() - own0:.1f} s"
     )
     hold.set()
     stop.set()
@@ -150,7 +169,7 @@ def main() -> None:
                 profile = args.profile if i == 0 else None
                 procs.append(start_server(url, Path(tmp), "FULL", *extra, profile=profile))
             lb, base = start_nginx(tmp, [b for _, b in procs])
-            burst = asyncio.run(run(args, base, tuple(p.pid for p, _ in procs)))
+            burst = asyncio.run(run(args, base, tuple(p.pid for p, _ in procs), lb.pid))
         finally:
             if lb is not None:
                 lb.terminate()
@@ -172,7 +191,7 @@ def main() -> None:
         + f", {args.processes} processes behind nginx, client open timeout {args.open_timeout} s"
     )
     print(f"open with a view   {len(fv):6d}")
-    print(f"refused, retried   {burst.refused:6d}   (HTTP 503 with Retry-After)")
+    print(f"refused, retried   {burst.refused:6d}   (busy, close 1013, retry_after)")
     print(f"timed out          {burst.timed_out:6d}")
     print(f"failed otherwise   {len(burst.failed):6d}   {burst.failed[:3]}")
     print(

@@ -225,6 +225,7 @@ async def catch_up(core: Core, game: Game) -> bool:
     Connections, the deadline watcher and the bot loop hear of a change as of
     any other (without announcing it to the other processes again).
     """
+    game.reads += 1
     stored = await asyncio.to_thread(load_since, core.store.engine, game.id, game.version)
     if stored is None:
         return False
