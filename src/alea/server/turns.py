@@ -139,6 +139,9 @@ class TurnClocks:
         self._writes: set[asyncio.Task[None]] = set()
         self._closing = False
         self._flushed = False
+        #: Turns this process timed out (a policy applied): across the processes of one
+        #: service each timeout happens once (``/api/health``'s cluster part).
+        self.timeouts = 0
         core.followers.append(self.follow)
 
     # ------------------------------------------------------------ life cycle
@@ -261,6 +264,11 @@ class TurnClocks:
         if self.clock.now() < due:
             self.watcher.arm(game.id, due)
             return True
+        if self.core.may_drive is not None and not await self.core.may_drive(game_id):
+            # Another process holds the game's lease and times this turn out; look again
+            # in a second (the watcher's retry), in case it died and its lease lapses.
+            return False
+        self.timeouts += 1
         if game.control.on_timeout == BOT_SEAT:
             await self._hand_to_bot(game, seat)
             return True
