@@ -58,10 +58,12 @@ async def play_and_compare(svc: Service, game_id: str, tokens: list[str]) -> Non
     timed = before["clock"]["seat"]
     assert before["clock"]["deadline"] <= time.time() + 10.5
     assert wait_for(lambda: timeouts(svc) >= 1, timeout=20)
+    # A second process timing the turn out too would have done so by now (and the next
+    # turn, the other seat's, runs 10 s before it could time out in its turn).
+    await asyncio.sleep(2.5)
+    assert timeouts(svc) == 1
     mover = clients[timed]
     await mover.until(lambda m: m["type"] == "update" and not m["legal"], timeout=20)
-    await asyncio.sleep(2.5)  # a second process timing it out too would have done so by now
-    assert timeouts(svc) == 1
     at_a, at_b = clock_at(a.base, game_id), clock_at(b.base, game_id)
     assert at_a == at_b
     for client in clients:

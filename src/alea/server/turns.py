@@ -268,12 +268,12 @@ class TurnClocks:
             # Another process holds the game's lease and times this turn out; look again
             # in a second (the watcher's retry), in case it died and its lease lapses.
             return False
-        self.timeouts += 1
         if game.control.on_timeout == BOT_SEAT:
             await self._hand_to_bot(game, seat)
             return True
         running = self._bot_turns.get(game.id)
         if running is None or running.done():
+            self.timeouts += 1  # not again while its bot plays the turn's decisions
             self._bot_turns[game.id] = asyncio.get_running_loop().create_task(
                 self._bot_turn(game, seat, game.clock_started), name=f"timeout-{game.id}"
             )
@@ -329,6 +329,7 @@ class TurnClocks:
             await self.core.write(
                 op_update_seats(game.id, [updated.record()], now=self.clock.now())
             )
+            self.timeouts += 1
             game.seats[seat] = updated
             self.core.notify(game)
         log.info("game %s: seat %d timed out and passed to a bot", game.id, seat)
