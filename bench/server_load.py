@@ -69,6 +69,8 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     sent: int = 0
     acked: int = 0
+    #: Sockets refused as ``busy`` at their opening (each came back after retry_after).
+    refused: int = 0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -104,7 +106,17 @@ class Player:
         self.sent_at = 0.0
         self.seen = -1
 
-    async def run(self) -> None:
+    async def run(self, delay: float = 0.0) -> None:
+        """Play from ``delay`` seconds on; a socket refused as ``busy`` (a burst the server
+        queues no more: close 1013) comes back after its ``retry_after``, as the browser
+        client does."""
+        await asyncio.sleep(delay)
+        while (retry := await self.session()) is not None and not self.stop.is_set():
+            self.stats.refused += 1
+            await asyncio.sleep(retry)
+
+    async def session(self) -> float | None:
+        """One socket, played until the stop; the ``retry_after`` if it was refused."""
         async with websockets.connect(self.url, max_size=2**22, ping_interval=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             mover: asyncio.Task[None] | None = None
@@ -136,12 +148,15 @@ class Player:
                     self.unacked -= 1
                     self.stats.acked += 1
                     self.game.acked.append((msg["index"], msg["action"]))
+                elif kind == "error" and msg["code"] == "busy":
+                    return float(msg["retry_after"])
                 elif kind == "error":
                     self.stats.errors.append(f"{msg['code']}: {msg.get('detail') or ''}")
                     self.pending_version = None
                     self.unacked -= 1
                 if self.stop.is_set() and self.pending_version is None and self.unacked <= 0:
                     break
+        return None
 
     async def move(self, ws: Any, legal: list[str], version: int) -> None:
         await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
@@ -271,7 +286,10 @@ async def drive(
         for log, (_, tokens) in zip(logs, created, strict=True)
         for token in tokens
     ]
-    tasks = [asyncio.create_task(p.run()) for p in players]
+    # --ramp: players arrive spread over that many seconds (0: all in the same moment).
+    tasks = [
+        asyncio.create_task(p.run(args.ramp * n / len(players))) for n, p in enumerate(players)
+    ]
     # The measuring clients must not pause for full garbage collections either.
     gc.collect()
     gc.freeze()
@@ -319,6 +337,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="seconds over which the clients connect (0: all at once, the hardest burst)",
+    )
     parser.add_argument(
         "--think",
         type=float,
@@ -422,6 +446,7 @@ def main() -> None:
     print(f"actions sent       {stats.sent:8d}   acknowledged {stats.acked}")
     print(f"games finished     {sum(g.finished for g in logs):8d}")
     print(f"errors             {len(stats.errors):8d}   {stats.errors[:3]}")
+    print(f"refused as busy    {stats.refused:8d}   (came back after retry_after)")
     print(
         f"stored-log check   {checked} acknowledged actions checked, {lost} lost or misplaced, "
         f"{phantom} stored but never acknowledged"

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import httpx
 
+from alea.deploy import nginx_conf
+
 
 def start_alea_server(
     *args: str,
@@ -67,46 +69,10 @@ def start_alea_server(
     raise SystemExit("the server did not start")
 
 
-NGINX_CONF = """
-worker_processes 1;
-daemon off;
-{user}
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 16384; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-    map $http_upgrade $connection_upgrade {{
-        default upgrade;
-        ''      close;
-    }}
-    upstream alea {{
-{servers}
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://alea;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_read_timeout 3600s;
-            proxy_next_upstream error timeout http_502 http_503;
-        }}
-    }}
-}}
-"""
-
-
 def start_nginx(tmp: str, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     """Debian's nginx in the foreground in front of ``upstreams`` (the configuration of
-    docs/deploy.md), its pid, config and logs in ``tmp``: its process and base URL."""
+    docs/deploy.md, :mod:`alea.deploy`), its pid, config and logs in ``tmp``: its process
+    and base URL."""
     import os
     import shutil
     import socket
@@ -118,10 +84,8 @@ def start_nginx(tmp: str, upstreams: list[str]) -> tuple[subprocess.Popen[bytes]
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    servers = "\n".join(f"        server {u.removeprefix('http://')};" for u in upstreams)
-    user = "user root;" if os.geteuid() == 0 else ""
     conf = Path(tmp) / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(user=user, tmp=tmp, servers=servers, port=port))
+    conf.write_text(nginx_conf(upstreams, port=port, prefix=tmp, as_root=os.geteuid() == 0))
     proc = subprocess.Popen(
         [binary, "-p", tmp, "-c", str(conf), "-e", f"{tmp}/error.log"],
         stdout=subprocess.DEVNULL,

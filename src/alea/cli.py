@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "play",
     "romano",
     "analyse",
+    "deploy",
 )
 
 for _name in COMMAND_MODULES:

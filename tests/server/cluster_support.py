@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
+from alea.deploy import nginx_conf
 from tests.server.support import Database, ServerProcess, database
 
 REDIS_ENV = "ALEA_TEST_REDIS_URL"
@@ -125,48 +126,9 @@ def service(tmp_path: Path, count: int, *extra: str) -> Iterator[Service]:
             found.stop()
 
 
-NGINX_CONF = """
-worker_processes 1;
-daemon off;
-{user}
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-    map $http_upgrade $connection_upgrade {{
-        default upgrade;
-        ''      close;
-    }}
-    upstream alea {{
-{servers}
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://alea;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_read_timeout 3600s;
-            proxy_connect_timeout 2s;
-            proxy_next_upstream error timeout http_502 http_503;
-        }}
-    }}
-}}
-"""
-
-
 class Nginx:
-    """nginx in the foreground as the current user, its config, pid and logs in a temp dir."""
+    """nginx in the foreground as the current user, its config (:mod:`alea.deploy`, as
+    docs/deploy.md shows it), pid and logs in a temp dir."""
 
     def __init__(self, tmp: Path, upstreams: list[str]) -> None:
         self.binary = nginx_path()
@@ -175,14 +137,17 @@ class Nginx:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        servers = "\n".join(
-            f"        server {u.removeprefix('http://')} max_fails=1 fail_timeout=3s;"
-            for u in upstreams
-        )
         # As root nginx would hand its workers to "nobody", who may not write the temp dir.
-        user = "user root;" if os.geteuid() == 0 else ""
         self.conf = tmp / "nginx.conf"
-        self.conf.write_text(NGINX_CONF.format(user=user, tmp=tmp, servers=servers, port=self.port))
+        self.conf.write_text(
+            nginx_conf(
+                upstreams,
+                port=self.port,
+                prefix=str(tmp),
+                worker_connections=1024,
+                as_root=os.geteuid() == 0,
+            )
+        )
         self.proc: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Nginx:

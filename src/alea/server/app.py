@@ -160,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "games": len(server.games),
             "database": store.engine.url.get_backend_name(),
             "cluster": server.cluster.status() if server.cluster is not None else None,
+            "admission": server.admission.health(),
         }
 
     for module in (

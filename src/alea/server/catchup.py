@@ -19,16 +19,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import Engine, select
 
 from alea.game import IllegalActionError
 from alea.server.clock import Clock
 from alea.server.games import hosted
-from alea.server.room import FINISHED, Game, Seat
-from alea.server.storage import Store, _game_record
+from alea.server.room import ACTIVE, FINISHED, Game, Seat
+from alea.server.storage import Store, _clock, _game_record
 from alea.server.tables import (
+    ClockRecord,
     GameRecord,
     SeatRecord,
     StorageError,
@@ -61,6 +62,8 @@ class Stored:
     record: GameRecord
     #: ``(idx, event, actor)`` from the version asked for on, in order.
     events: list[tuple[int, str, int | None]]
+    #: The ``game_clocks`` row (None: no time control).
+    clock: ClockRecord | None = None
 
 
 def load_since(engine: Engine, game_id: str, start: int) -> Stored | None:
@@ -91,7 +94,9 @@ def load_since(engine: Engine, game_id: str, start: int) -> Stored | None:
             .order_by(events_table.c.idx)
         ).all()
         return Stored(
-            record, [(int(e[0]), str(e[1]), None if e[2] is None else int(e[2])) for e in events]
+            record,
+            [(int(e[0]), str(e[1]), None if e[2] is None else int(e[2])) for e in events],
+            _clock(conn, game_id),
         )
 
 
@@ -108,6 +113,9 @@ def load_record(engine: Engine, game_id: str) -> GameRecord | None:
     if [idx for idx, _, _ in stored.events] != list(range(len(stored.events))):
         raise StorageError(f"game {game_id}: the stored event log has gaps")
     stored.record.events = [event for _, event, _ in stored.events]
+    # The time control too: without it a game loaded here from another process's table
+    # would not be timed here at all.
+    stored.record.clock = stored.clock
     return stored.record
 
 
@@ -219,12 +227,16 @@ def apply_heard(
     return True
 
 
-async def catch_up(core: Core, game: Game) -> bool:
+async def catch_up(core: Core, game: Game, heard_clock: object = None) -> bool:
     """Bring ``game`` up to what is stored (its lock held); True if it changed.
 
     Connections, the deadline watcher and the bot loop hear of a change as of
-    any other (without announcing it to the other processes again).
+    any other (without announcing it to the other processes again). A timed
+    table's clock is taken as the process that passed the turn set it: from
+    ``heard_clock`` (its announcement) if that is of the version now in memory,
+    else from the stored clock row if that is of the turn now being played.
     """
+    game.reads += 1
     stored = await asyncio.to_thread(load_since, core.store.engine, game.id, game.version)
     if stored is None:
         return False
@@ -234,8 +246,66 @@ async def catch_up(core: Core, game: Game) -> bool:
         log.warning("game %s: the stored log does not continue memory; rebuilding", game.id)
         await core.rebuild_from_store(game)
         changed = True
+    if take_clock(game, heard_clock) or take_stored_clock(game, stored.clock):
+        changed = True
     if changed:
         if game.status == FINISHED and not was_finished:
             core.remember_finished(game.id)
         core.notify(game, announce=False)
     return changed
+
+
+# ------------------------------------------------------------------ clocks
+#
+# A timed table's clock (:mod:`alea.server.turns`) is set by the process that commits
+# the change passing the turn, with its own "now". The other processes take that
+# clock rather than start the turn again on their own clocks a few milliseconds
+# later, so that every process shows the same deadline and banks, and the one
+# holding the game's lease times the turn out at the moment the mover's set.
+
+
+def clock_state(game: Game) -> dict[str, Any] | None:
+    """The turn clock of a timed table, for the announcement of a change (None: none)."""
+    if game.control is None:
+        return None
+    banks = list(game.banks)  # a copy: the message is encoded later
+    return {"v": game.version, "t": game.clock_seat, "at": game.clock_started, "b": banks}
+
+
+def take_clock(game: Game, found: object) -> bool:
+    """Take a clock announced for the version now in memory (lock held); True if it
+    changed memory. Anything else (another version, a malformed one) is ignored."""
+    if game.control is None or not isinstance(found, dict) or found.get("v") != game.version:
+        return False
+    seat, started, banks = found.get("t"), found.get("at"), found.get("b")
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.players):
+        return False
+    if not isinstance(started, int | float) or not isinstance(banks, list):
+        return False
+    if len(banks) != len(game.banks) or not all(isinstance(b, int | float) for b in banks):
+        return False
+    taken = (seat, float(started), [float(b) for b in banks])
+    if taken == (game.clock_seat, game.clock_started, game.banks):
+        return False
+    game.clock_seat, game.clock_started, game.banks = taken
+    return True
+
+
+def take_stored_clock(game: Game, clock: ClockRecord | None) -> bool:
+    """Take the stored clock row if it times the turn now being played (lock held).
+
+    The row is written just after the move that passed the turn, so a catch-up may
+    read the one before it: a row of another seat than the one to move, or older
+    than the turn memory already times, is left alone.
+    """
+    if game.control is None or clock is None or game.status != ACTIVE:
+        return False
+    seat, started = clock.turn_seat, clock.turn_started
+    if seat is None or started is None or seat != game.to_move():
+        return False
+    if len(clock.banks) != len(game.banks):
+        return False
+    if seat == game.clock_seat and started <= game.clock_started:
+        return False
+    game.clock_seat, game.clock_started, game.banks = seat, started, list(clock.banks)
+    return True

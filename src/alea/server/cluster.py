@@ -53,7 +53,7 @@ from alea.server.fanout import Fanout
 from alea.server.leases import Leases
 from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, Game
 from alea.server.seats import Seating
-from alea.server.tables import games_table, migrate, seats_table
+from alea.server.tables import game_clocks_table, games_table, migrate, seats_table
 
 log = logging.getLogger("alea.server.cluster")
 
@@ -66,6 +66,12 @@ TAKE_PER_SWEEP = 200
 DRIFT_EVERY = 3
 
 
+class TurnCounts(Protocol):
+    """What the health check reads of :class:`alea.server.turns.TurnClocks`."""
+
+    timeouts: int
+
+
 class GameServer(Protocol):
     """What the cluster needs of :class:`alea.server.service.GameServer` (which makes it)."""
 
@@ -73,6 +79,9 @@ class GameServer(Protocol):
     core: Core
     seats: Seating
     chats: Chats
+
+    @property
+    def turns(self) -> TurnCounts: ...
 
     async def get(self, game_id: str) -> Game: ...
 
@@ -107,13 +116,15 @@ def migrate_locked(engine: Engine) -> None:
 
 
 def driven_games(engine: Engine) -> list[str]:
-    """Active games with timed work (a bot seat or a time limit), from the database."""
+    """Active games with timed work (a bot seat, a time limit or a time control's turn
+    clock), from the database."""
     has_bot = exists().where(seats_table.c.game_id == games_table.c.id, seats_table.c.kind == BOT)
+    has_clock = exists().where(game_clocks_table.c.game_id == games_table.c.id)
     with engine.connect() as conn:
         rows = conn.execute(
             select(games_table.c.id).where(
                 games_table.c.status == ACTIVE,
-                or_(games_table.c.deadline.is_not(None), has_bot),
+                or_(games_table.c.deadline.is_not(None), has_bot, has_clock),
             )
         ).all()
     return [str(r[0]) for r in rows]
@@ -168,6 +179,8 @@ class Cluster:
         self.sweep_every = settings.cluster_sweep
         #: Game id -> whether another catch-up is wanted after the one under way.
         self._catching: dict[str, bool] = {}
+        #: Game id -> the turn clock last announced for it (timed tables), not yet taken.
+        self._clocks: dict[str, dict[str, Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         #: Catch-ups that changed a game, and games taken over from another process.
@@ -222,6 +235,7 @@ class Cluster:
             "taken_over": self.taken,
             "bot_moves": self.server.seats.bot_moves,
             "bot_stale": self.server.seats.bot_stale,
+            "timeouts": self.server.turns.timeouts,
         }
 
     # ---------------------------------------------------------------- fan-out
@@ -234,9 +248,11 @@ class Cluster:
     def _announce(self, game: Game, start: int | None) -> None:
         if start is not None and game.version > start:
             events = [str(e) for e in game.state.history[start:]]
-            self.fanout.announce(game.id, start, events, list(game.actors[start:]))
+            self.fanout.announce(
+                game.id, start, events, list(game.actors[start:]), catchup.clock_state(game)
+            )
         else:
-            self.fanout.announce(game.id)
+            self.fanout.announce(game.id, clock=catchup.clock_state(game))
         if game.status == FINISHED and self.leases.holds(game.id):
             self._spawn(self.leases.release(game.id))
 
@@ -246,10 +262,13 @@ class Cluster:
         start: int | None = None,
         events: list[str] | None = None,
         actors: list[int | None] | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         """Another process changed ``game_id``: catch it up if it is in memory here."""
         if game_id not in self.core.games:
             return
+        if clock is not None:  # the newest clock heard, for the catch-up (one under way too)
+            self._clocks[game_id] = clock
         if game_id in self._catching:
             self._catching[game_id] = True
             return
@@ -276,7 +295,8 @@ class Cluster:
                 if game is None:
                     return
                 async with game.lock:
-                    if await catchup.catch_up(self.core, game):
+                    clock = self._clocks.pop(game_id, None)
+                    if await catchup.catch_up(self.core, game, clock):
                         self.caught_up += 1
                 if not self._catching.get(game_id):
                     return
@@ -285,16 +305,23 @@ class Cluster:
             log.exception("game %s: catching up failed (the sweep tries again)", game_id)
         finally:
             self._catching.pop(game_id, None)
+            self._clocks.pop(game_id, None)
 
     async def _append(
         self, game: Game, start: int, events: list[str], actors: list[int | None]
     ) -> bool:
         """Append announced events to ``game``; False if the log must be read instead."""
         async with game.lock:
+            clock = self._clocks.get(game.id)
             if game.version >= start + len(events):
-                return True  # already known (caught up another way)
+                # Already known (caught up another way): only the mover's clock may be news.
+                if catchup.take_clock(game, clock):
+                    self.core.notify(game, announce=False)
+                return True
             if not catchup.apply_heard(game, start, events, actors, self.core.clock.now()):
                 return False
+            self._clocks.pop(game.id, None)
+            catchup.take_clock(game, clock)  # before the followers look at the turn
             self.appended += 1
             if game.status == FINISHED:
                 self.core.remember_finished(game.id)

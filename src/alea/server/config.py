@@ -92,6 +92,12 @@ class Settings:
     #: Seconds a connection's queued replies may stay undelivered before it is dropped
     #: as a client that does not read (while they wait, its messages are not read).
     slow_client_timeout: float = 10.0
+    #: Sockets doing their opening work (lookup, hello) at once, how many more may wait in
+    #: line and for how many seconds; past either an opening is answered ``busy`` (close
+    #: 1013) with ``retry_after`` (:mod:`alea.server.admission`).
+    opening_at_once: int = 16
+    opening_waiting: int = 5000
+    opening_wait: float = 10.0
     #: How many finished games to keep in memory for views and replays.
     finished_cache: int = 256
     #: Store a snapshot of a game's engine state every this many events, so that a

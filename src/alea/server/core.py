@@ -103,8 +103,12 @@ class Core:
         if game is not None:
             if self.shared and game.status != FINISHED:
                 # Another process may have moved it a moment ago: read your writes anywhere.
+                # Any read of the log begun after this lookup arrived will do: the seats of
+                # a game connecting together share one read instead of one each.
+                asked = game.reads
                 async with game.lock:
-                    await catchup.catch_up(self, game)
+                    if game.reads == asked:
+                        await catchup.catch_up(self, game)
             return game
         record = await asyncio.to_thread(catchup.load_record, self.store.engine, game_id)
         if record is None:

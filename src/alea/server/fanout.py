@@ -32,8 +32,11 @@ from collections.abc import Callable
 from typing import Any
 
 #: What a process heard: the game id, and the appended events' first index, events and
-#: actors (None, None, None: read the log).
-Heard = Callable[[str, int | None, list[str] | None, list[int | None] | None], None]
+#: actors (None, None, None: read the log), and the turn clock of a timed table as the
+#: announcing process set it (:func:`alea.server.catchup.clock_state`; None: none).
+Heard = Callable[
+    [str, int | None, list[str] | None, list[int | None] | None, dict[str, Any] | None], None
+]
 #: A chat line heard from another process: the game id and the line's JSON.
 ChatHeard = Callable[[str, Any], None]
 
@@ -74,11 +77,14 @@ class Fanout:
         start: int | None = None,
         events: list[str] | None = None,
         actors: list[int | None] | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> None:
         """Queue the news that ``game_id`` changed here (never blocks)."""
         message: dict[str, Any] = {"o": self.origin, "g": game_id}
         if start is not None and events:
             message.update(s=start, e=events, a=actors)
+        if clock is not None:
+            message["k"] = clock
         self._queue.put_nowait(message)
 
     def announce_chat(self, game_id: str, line: dict[str, Any]) -> None:
@@ -143,7 +149,9 @@ class Fanout:
                         if self.chat_heard is not None:
                             self.chat_heard(game_id, found["c"])
                     else:
-                        self.heard(game_id, found.get("s"), found.get("e"), found.get("a"))
+                        self.heard(
+                            game_id, found.get("s"), found.get("e"), found.get("a"), found.get("k")
+                        )
             except asyncio.CancelledError:
                 raise
             except Exception as err:

@@ -354,22 +354,27 @@ async def handle(conn: Connection, text: str) -> None:
 
 
 async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -> None:
-    """Run one WebSocket from accept to close."""
+    """Run one WebSocket from accept to close.
+
+    The handshake is answered at once; the game's lookup waits its turn at the gate of
+    openings (:mod:`alea.server.admission`), which answers ``busy`` and closes with
+    1013 ("try again later") when a burst is more than it can take in time.
+    """
     await websocket.accept()
     try:
-        game = await server.get(game_id)
+        async with server.admission.opening():
+            game = await server.get(game_id)
     except ServerError as err:
-        await websocket.send_text(
-            wire.dumps(
-                {
-                    "type": "error",
-                    "code": err.code,
-                    "message": i18n.message(err.code, **err.params),
-                    "detail": err.detail,
-                }
-            )
-        )
-        await websocket.close(4404)
+        refusal: dict[str, Any] = {
+            "type": "error",
+            "code": err.code,
+            "message": i18n.message(err.code, **err.params),
+            "detail": err.detail,
+        }
+        if "retry_after" in err.params:
+            refusal["retry_after"] = err.params["retry_after"]
+        await websocket.send_text(wire.dumps(refusal))
+        await websocket.close(1013 if err.code == "busy" else 4404)
         return
     conn = Connection(websocket, server, game)
     sender = asyncio.get_running_loop().create_task(conn.run_sender(), name="ws-sender")

@@ -214,6 +214,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Projected scores are not available in {game}.",
         "it": "I punteggi previsti non sono disponibili in {game}.",
     },
+    "busy": {
+        "en": "Many players are arriving at once; trying again in {retry_after} s.",
+        "it": "Molti giocatori stanno arrivando insieme; nuovo tentativo tra {retry_after} s.",
+    },
     "storage_error": {
         "en": "The move could not be saved, so it was not made; please try again.",
         "it": "Non è stato possibile salvare la mossa, quindi non è stata fatta; riprova.",

@@ -234,6 +234,10 @@ class Game:
     #: the replay on restart).
     deciders: list[int | None] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Reads of the stored log begun for this game (:func:`alea.server.catchup.catch_up`,
+    #: each under :attr:`lock`): a lookup that sees the count move while it waits for
+    #: the lock knows a read begun after it arrived has been applied, and reads no more.
+    reads: int = 0
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).
     bot_task: asyncio.Task[None] | None = None

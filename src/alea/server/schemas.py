@@ -339,6 +339,8 @@ class Health(BaseModel):
     #: With several processes (``--redis-url``): this one's name, leases held, fan-out
     #: counters and bot moves; None for a single process.
     cluster: dict[str, Any] | None = None
+    #: The gate of WebSocket openings: sockets waiting now, the longest line, refusals.
+    admission: dict[str, int] | None = None
 
 
 class ChatIn(BaseModel):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from alea.server import auth
+from alea.server.admission import Admission
 from alea.server.botpool import BotPool
 from alea.server.chat import Chats
 from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
@@ -95,6 +96,10 @@ class GameServer:
             bot_level=settings.takeover_level,
         )
         check_database(store.url, settings.redis_url)
+        #: The gate of WebSocket openings (a burst is queued and bounded, never timed out).
+        self.admission = Admission(
+            settings.opening_at_once, settings.opening_waiting, settings.opening_wait
+        )
         #: This process's part in a service of several (None: it is the only one).
         self.cluster = (
             Cluster(self, settings.redis_url, settings.redis_prefix) if settings.redis_url else None

@@ -139,6 +139,9 @@ class TurnClocks:
         self._writes: set[asyncio.Task[None]] = set()
         self._closing = False
         self._flushed = False
+        #: Turns this process timed out (a policy applied): across the processes of one
+        #: service each timeout happens once (``/api/health``'s cluster part).
+        self.timeouts = 0
         core.followers.append(self.follow)
 
     # ------------------------------------------------------------ life cycle
@@ -261,11 +264,16 @@ class TurnClocks:
         if self.clock.now() < due:
             self.watcher.arm(game.id, due)
             return True
+        if self.core.may_drive is not None and not await self.core.may_drive(game_id):
+            # Another process holds the game's lease and times this turn out; look again
+            # in a second (the watcher's retry), in case it died and its lease lapses.
+            return False
         if game.control.on_timeout == BOT_SEAT:
             await self._hand_to_bot(game, seat)
             return True
         running = self._bot_turns.get(game.id)
         if running is None or running.done():
+            self.timeouts += 1  # not again while its bot plays the turn's decisions
             self._bot_turns[game.id] = asyncio.get_running_loop().create_task(
                 self._bot_turn(game, seat, game.clock_started), name=f"timeout-{game.id}"
             )
@@ -321,6 +329,7 @@ class TurnClocks:
             await self.core.write(
                 op_update_seats(game.id, [updated.record()], now=self.clock.now())
             )
+            self.timeouts += 1
             game.seats[seat] = updated
             self.core.notify(game)
         log.info("game %s: seat %d timed out and passed to a bot", game.id, seat)

@@ -51,6 +51,8 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
   let ws = null;
   let retry = 0;
   let retryTimer = null;
+  // Seconds the server asked us to wait (a "busy" refusal at a burst of openings).
+  let busyFor = 0;
   let msgId = 0;
   let colourNoted = null;
 
@@ -77,7 +79,11 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
       state.pending = false;
       setConn("disconnected");
       if (e.code === 4404) return; // no such game: nothing to come back to
-      const wait = Math.min(RETRY_FIRST_MS * 2 ** retry, RETRY_MAX_MS);
+      // Close 1013 ("try again later"): the server is taking in a burst of players and
+      // said when to come back; never sooner, so the burst is not made worse.
+      const busy = e.code === 1013 ? busyFor * 1000 : 0;
+      busyFor = 0;
+      const wait = Math.max(Math.min(RETRY_FIRST_MS * 2 ** retry, RETRY_MAX_MS), busy);
       retry += 1;
       retryTimer = setTimeout(connect, wait);
     };
@@ -109,6 +115,8 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
       setConn("connected");
     } else if (m.type === "update") {
       onUpdate(m);
+    } else if (m.type === "error" && m.code === "busy") {
+      busyFor = Number(m.retry_after) || 1; // the close (1013) follows: see connect()
     } else if (m.type === "error") {
       onError(m);
     } else if (m.type === "chat") {

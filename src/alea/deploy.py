@@ -1,0 +1,123 @@
+"""The nginx configuration of a several-process deployment, rendered in one place.
+
+docs/deploy.md shows it, ``bench/server_load.py`` and the cluster tests run it, and
+``alea deploy nginx`` prints it: one function renders each part, so the three can
+never drift apart (a test compares the documented text with :func:`nginx_site`).
+It lives outside :mod:`alea.server` because it is deployment, not serving: the
+server never imports it, and the benchmarks and tests import it without importing
+each other.
+
+Two parts, because nginx wants them in two places: :func:`nginx_main` is the top of
+``nginx.conf`` (workers and their connections: what a burst of WebSocket openings
+needs), :func:`nginx_site` the ``http``-level block (the upstream of ``alea serve``
+processes and the WebSocket proxying). :func:`nginx_conf` puts both in one file for
+an nginx run in the foreground as the current user (the tests and benchmarks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: Connections one nginx worker may hold. A proxied WebSocket holds two (client and
+#: upstream), so this is twice the sockets a worker can carry; Debian's default of 768
+#: would refuse a burst of a few hundred players.
+WORKER_CONNECTIONS = 16384
+#: Pending connections the kernel queues for nginx's ``listen`` socket (nginx's own
+#: default is 511): the burst of every player of a thousand games reconnecting at once
+#: waits here instead of having its SYNs dropped and retried a second or more later.
+#: Linux caps it at ``net.core.somaxconn`` (4096 by default since 5.4).
+LISTEN_BACKLOG = 4096
+
+
+def nginx_site(
+    upstreams: Sequence[str],
+    *,
+    listen: str = "443 ssl",
+    server_name: str | None = "alea.example",
+    backlog: int = LISTEN_BACKLOG,
+    indent: str = "",
+) -> str:
+    """The ``map``, ``upstream`` and ``server`` blocks for ``upstreams`` (``host:port``).
+
+    ``max_fails=1 fail_timeout=3s``: after one failed connection nginx sends nothing to
+    a dead process for 3 s, and ``proxy_next_upstream`` retries that request elsewhere.
+    """
+    servers = "".join(
+        f"    server {u.removeprefix('http://')} max_fails=1 fail_timeout=3s;\n" for u in upstreams
+    )
+    name = f"    server_name {server_name};\n" if server_name else ""
+    tls = "    # ssl_certificate ...; ssl_certificate_key ...;\n" if "ssl" in listen.split() else ""
+    text = (
+        "map $http_upgrade $connection_upgrade {\n"
+        "    default upgrade;\n"
+        "    ''      close;\n"
+        "}\n"
+        "\n"
+        "upstream alea {\n"
+        f"{servers}"
+        "}\n"
+        "\n"
+        "server {\n"
+        f"    listen {listen} backlog={backlog};\n"
+        f"{name}{tls}"
+        "\n"
+        "    location / {\n"
+        "        proxy_pass http://alea;\n"
+        "        proxy_http_version 1.1;\n"
+        "        proxy_set_header Upgrade $http_upgrade;\n"
+        "        proxy_set_header Connection $connection_upgrade;\n"
+        "        proxy_set_header Host $host;\n"
+        "        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n"
+        "        proxy_set_header X-Forwarded-Proto $scheme;\n"
+        "        proxy_read_timeout 3600s;\n"
+        "        proxy_connect_timeout 2s;\n"
+        "        proxy_next_upstream error timeout http_502 http_503;\n"
+        "    }\n"
+        "}\n"
+    )
+    return "".join(indent + line if line.strip() else line for line in text.splitlines(True))
+
+
+def nginx_main(
+    *, worker_processes: str = "auto", worker_connections: int = WORKER_CONNECTIONS
+) -> str:
+    """The top of ``nginx.conf``: workers, and the file descriptors and connections each
+    may hold (every proxied socket takes two descriptors)."""
+    return (
+        f"worker_processes {worker_processes};\n"
+        f"worker_rlimit_nofile {2 * worker_connections + 1024};\n"
+        f"events {{ worker_connections {worker_connections}; }}\n"
+    )
+
+
+def nginx_conf(
+    upstreams: Sequence[str],
+    *,
+    port: int,
+    prefix: str,
+    worker_processes: str = "1",
+    worker_connections: int = WORKER_CONNECTIONS,
+    as_root: bool = False,
+) -> str:
+    """A whole ``nginx.conf`` for nginx in the foreground on ``127.0.0.1:port``, its pid,
+    logs and temporary files under ``prefix`` (the tests' and benchmarks' nginx).
+
+    ``as_root``: nginx started by root would hand its workers to ``nobody``, who may not
+    write ``prefix``; ``user root`` keeps them as root.
+    """
+    head = nginx_main(worker_processes=worker_processes, worker_connections=worker_connections)
+    site = nginx_site(upstreams, listen=f"127.0.0.1:{port}", server_name=None, indent="    ")
+    return (
+        "daemon off;\n" + ("user root;\n" if as_root else "") + f"pid {prefix}/nginx.pid;\n"
+        f"error_log {prefix}/error.log warn;\n"
+        f"{head}"
+        "http {\n"
+        "    access_log off;\n"
+        f"    client_body_temp_path {prefix}/body;\n"
+        f"    proxy_temp_path {prefix}/proxy;\n"
+        f"    fastcgi_temp_path {prefix}/fastcgi;\n"
+        f"    uwsgi_temp_path {prefix}/uwsgi;\n"
+        f"    scgi_temp_path {prefix}/scgi;\n"
+        f"{site}"
+        "}\n"
+    )
