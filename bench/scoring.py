@@ -33,7 +33,7 @@ from collections.abc import Callable
 
 from alea.iacta import cards
 from alea.iacta.scoring import Holdings, best_arrangement
-from alea.iacta.scoring_solver import colour_best
+from alea.iacta.scoring_solver import clear_memo
 
 TARGET_REAL_MEDIAN_MS = 1.0
 TARGET_HARD_WORST_MS = 50.0
@@ -107,10 +107,10 @@ def timed(holdings: list[Holdings], cold: bool, repeat: int, wall: bool) -> list
     gc.disable()
     try:
         for _ in range(repeat):
-            colour_best.cache_clear()
+            clear_memo()
             for i, h in enumerate(holdings):
                 if cold:
-                    colour_best.cache_clear()
+                    clear_memo()
                 start = clock()
                 best_arrangement(h)
                 times[i] = min(times[i], clock() - start)

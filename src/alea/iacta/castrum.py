@@ -7,7 +7,7 @@ of each value, and no two sets anywhere may share both value and count.
 from __future__ import annotations
 
 from alea.iacta.board import Board
-from alea.iacta.dice import roll_info
+from alea.iacta.dice import Roll, roll_info
 from alea.iacta.notation import CASTRUM, Action, dice_action
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
@@ -20,20 +20,17 @@ CASTRUM_ACTIONS: tuple[tuple[Action, ...], ...] = (
 )
 
 
-_ALL_OPTIONS: dict[tuple[int, ...], tuple[Action, ...]] = {}
 _ALLOWED: dict[int, tuple[Action, ...]] = {}
 
 
-def _all_options(roll: tuple[int, ...]) -> tuple[Action, ...]:
-    """Every set the roll can form in an empty Castrum."""
-    found = _ALL_OPTIONS.get(roll)
+def _all_options(info: Roll) -> tuple[Action, ...]:
+    """Every set the roll can form in an empty Castrum (kept on its :class:`Roll`)."""
+    found = info.castrum_all
     if found is None:
         found = tuple(
-            CASTRUM_ACTIONS[value][k - 1]
-            for value, have in roll_info(roll).groups
-            for k in range(1, have + 1)
+            CASTRUM_ACTIONS[value][k - 1] for value, have in info.groups for k in range(1, have + 1)
         )
-        _ALL_OPTIONS[roll] = found
+        info.castrum_all = found
     return found
 
 
@@ -57,9 +54,14 @@ def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action] | tu
     shifted by the size of the player's own set of that value, says which
     numbers of dice would make an identical set.
     """
+    return options_for(state, seat, roll_info(roll))
+
+
+def options_for(state: Board, seat: int, info: Roll) -> list[Action] | tuple[Action, ...]:
+    """:func:`options` for the roll ``info`` describes (the engine looks it up once)."""
     sets = state.castrum
     if not sets:
-        return _all_options(roll)
+        return _all_options(info)
     taken = [0, 0, 0, 0, 0, 0, 0]
     own = [0, 0, 0, 0, 0, 0, 0]
     for key, count in sets.items():
@@ -68,7 +70,7 @@ def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action] | tu
         if key[0] == seat:
             own[value] = count
     found: list[Action] = []
-    for value, have in roll_info(roll).groups:
+    for value, have in info.groups:
         found.extend(_allowed(value, have, taken[value] >> own[value]))
     return found
 

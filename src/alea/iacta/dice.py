@@ -141,7 +141,16 @@ class Roll:
     building).
     """
 
-    __slots__ = ("counts", "dice", "forum_memo", "groups", "mask", "temple_memo", "temple_sized")
+    __slots__ = (
+        "castrum_all",
+        "counts",
+        "dice",
+        "forum_memo",
+        "groups",
+        "mask",
+        "temple_memo",
+        "temple_sized",
+    )
 
     def __init__(self, dice: tuple[int, ...]) -> None:
         self.dice = dice
@@ -153,10 +162,15 @@ class Roll:
         )
         self.mask = value_mask(dice)
         self.temple_memo: dict[int, tuple[Action, ...]] = {}
-        #: By number of dice: each Temple placement of that many dice with its pip sum, in
-        #: :func:`submultisets` order (a new ``temple_memo`` answer is a filter of it).
-        self.temple_sized: dict[int, tuple[tuple[Action, int], ...]] = {}
+        #: By number of dice: each Temple placement of that many dice and, in a second
+        #: tuple, its pip sum, in :func:`submultisets` order (a new ``temple_memo`` answer is
+        #: a filter of it). Two flat tuples, not a tuple of ``(action, total)`` pairs: a pair
+        #: holding an ``Action`` stays tracked by the cyclic garbage collector for ever, and
+        #: hundreds of thousands of them made each full collection of a long run slow.
+        self.temple_sized: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
         self.forum_memo: dict[int, tuple[Action, ...]] = {}
+        #: Every Castrum set the roll can form in an empty Castrum (None until asked).
+        self.castrum_all: tuple[Action, ...] | None = None
 
 
 _ROLL_INFO: dict[tuple[int, ...], Roll] = {}

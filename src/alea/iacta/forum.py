@@ -9,7 +9,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from alea.iacta.board import Board
-from alea.iacta.dice import roll_info
+from alea.iacta.dice import Roll, roll_info
 from alea.iacta.notation import FORUM, Action, dice_action
 
 #: The two pairs that may be placed together: they sum to 5.
@@ -26,9 +26,8 @@ def _index(row: list[tuple[int, int]], value: int) -> int:
     return bisect_left(row, (value, -1))
 
 
-def _options(roll: tuple[int, ...], limit: int, pair14: bool, pair23: bool) -> tuple[Action, ...]:
-    """Forum placements of ``roll`` when values below ``limit`` fit and the pairs as given."""
-    info = roll_info(roll)
+def _options(info: Roll, limit: int, pair14: bool, pair23: bool) -> tuple[Action, ...]:
+    """Forum placements of the roll when values below ``limit`` fit and the pairs as given."""
     memo = info.forum_memo
     key = limit * 4 + pair14 * 2 + pair23
     found = memo.get(key)
@@ -51,14 +50,19 @@ def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...
     pair when the higher die still lands inside; with two free columns
     everything fits.
     """
+    return options_for(state, seat, roll_info(roll))
+
+
+def options_for(state: Board, seat: int, info: Roll) -> tuple[Action, ...]:
+    """:func:`options` for the roll ``info`` describes (the engine looks it up once)."""
     row = state.forum
     cols = state.players + 2
     if len(row) + 1 < cols:
-        return _options(roll, 7, True, True)
+        return _options(info, 7, True, True)
     limit = 1
     while limit <= 6 and _index(row, limit) < cols:
         limit += 1
-    return _options(roll, limit, _index(row, 4) + 1 < cols, _index(row, 3) + 1 < cols)
+    return _options(info, limit, _index(row, 4) + 1 < cols, _index(row, 3) + 1 < cols)
 
 
 def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:

@@ -105,8 +105,10 @@ Entries = tuple[tuple[int, int, int, tuple[int, ...]], ...]
 #: DP state: (demand on this colour from the previous border, flex used, parity), packed
 #: in one int by :func:`_state_key` so that the walk's dicts hash ints, not tuples.
 State = int
-#: Memo of :func:`colour_best` results for one problem, by ``_colour_key(colour, demand)``.
-ColourTable = dict[int, tuple[tuple[int, ColourDetail | None], tuple[int, ColourDetail | None]]]
+#: One :func:`colour_best` answer: ``((even, detail), (odd, detail))``.
+ColourAnswer = tuple[tuple[int, int], tuple[int, int]]
+#: :func:`colour_best`'s answers for one colour's holdings, by packed demand.
+ColourTable = dict[int, ColourAnswer]
 #: A back-pointer of the walk: the state before, the border option chosen, the demand on
 #: this colour from borders (before its flex places), the parity of this colour's
 #: patricians placed, and the FLEX_* kinds of the flex places given to it. A plain tuple:
@@ -143,6 +145,18 @@ class Solution(NamedTuple):
     details: tuple[ColourDetail, ...]  # per colour
     flex: tuple[tuple[int, int], ...]  # (colour, FLEX_*) per occupied flex place
     borders: tuple[tuple[int, BorderOption], ...]  # (border index, chosen option)
+
+
+def _pack_detail(men_placed: int, women_placed: int, couples: int) -> int:
+    """A :class:`ColourDetail` as one int (each count is below 256), for the memo."""
+    return men_placed | women_placed << 8 | couples << 16
+
+
+def _unpack_detail(packed: int) -> ColourDetail | None:
+    """The :class:`ColourDetail` :func:`_pack_detail` packed (None for -1: infeasible)."""
+    if packed < 0:
+        return None
+    return ColourDetail(packed & 255, packed >> 8 & 255, packed >> 16)
 
 
 def _pack(a: int, b: int, x: int) -> int:
@@ -188,14 +202,56 @@ def border_options(counts: CardCounts) -> tuple[BorderOption, ...]:
     return tuple(options)
 
 
-@lru_cache(maxsize=1 << 16)
+#: :func:`colour_best`'s memo: one :data:`ColourTable` per colour's holdings ``(men, women,
+#: provinces, counts)``. Two levels, so that a search hashes the holdings once per colour,
+#: then looks each demand up by a small int (``functools.lru_cache`` hashed the whole
+#: argument tuple on every call). It starts afresh when it holds ``_MEMO_LIMIT`` holdings.
+_MEMO: dict[tuple[tuple[int, ...], tuple[int, ...], int, CardCounts], ColourTable] = {}
+_MEMO_LIMIT: Final = 1 << 14
+
+
+def clear_memo() -> None:
+    """Forget every memoised :func:`colour_best` answer (for cold-start measurements)."""
+    _MEMO.clear()
+
+
+def colour_table(
+    men: tuple[int, ...], women: tuple[int, ...], provinces: int, counts: CardCounts
+) -> ColourTable:
+    """The memo of :func:`colour_best` answers for one colour's holdings (see ``_MEMO``)."""
+    key = (men, women, provinces, counts)
+    table = _MEMO.get(key)
+    if table is None:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        table = {}
+        _MEMO[key] = table
+    return table
+
+
 def colour_best(
     men: tuple[int, ...],
     women: tuple[int, ...],
     provinces: int,
     counts: CardCounts,
     demand: int,
-) -> tuple[tuple[int, ColourDetail | None], tuple[int, ColourDetail | None]]:
+) -> ColourAnswer:
+    """:func:`_colour_best`, memoised in :data:`_MEMO`."""
+    table = colour_table(men, women, provinces, counts)
+    found = table.get(demand)
+    if found is None:
+        found = _colour_best(men, women, provinces, counts, demand)
+        table[demand] = found
+    return found
+
+
+def _colour_best(
+    men: tuple[int, ...],
+    women: tuple[int, ...],
+    provinces: int,
+    counts: CardCounts,
+    demand: int,
+) -> ColourAnswer:
     """Best packed value of one colour, for an even and an odd number placed.
 
     ``demand`` packs ``a`` men and ``b`` women that flexible places require of
@@ -204,9 +260,13 @@ def colour_best(
     value of the colour's patricians that scores (placed or XI extra), +1 per
     occupied province card (the difference to ``value - 1``), Senate V for
     couples *in province cards*, VI, VIII, IX, X, ``II * (placed // 2)``, and
-    the tie-break (unplaced, non-extra values). Returns ``(even, odd,
-    detail_even, detail_odd)`` as ``((even, detail), (odd, detail))``, with
-    ``NEG`` where no arrangement exists.
+    the tie-break (unplaced, non-extra values). Returns ``((even, detail),
+    (odd, detail))``, with ``NEG`` (and detail -1) where no arrangement exists;
+    a detail is the :class:`ColourDetail` packed in one int (:func:`_pack_detail`).
+
+    The answer holds ints only, so once the garbage collector has seen it, it
+    leaves the cache's tens of thousands of answers out of its passes (a
+    ``ColourDetail``, a tuple subclass, would keep each answer tracked for ever).
     """
     a = demand % _B
     b = (demand // _B) % _B
@@ -214,9 +274,9 @@ def colour_best(
     n_men = len(men)
     n_women = len(women)
     best = [NEG, NEG]
-    detail: list[ColourDetail | None] = [None, None]
+    detail = [-1, -1]
     if a > n_men or b > n_women:
-        return (NEG, None), (NEG, None)
+        return (NEG, -1), (NEG, -1)
     total = sum(men) + sum(women)
     per_occupied = 1 + counts.viii
     # The counts as locals: the loops below read them for every combination.
@@ -268,7 +328,7 @@ def colour_best(
     for parity in (0, 1):
         if best[parity] != NEG:
             men_placed, women_placed, couples = found[parity]
-            detail[parity] = ColourDetail(men_placed, women_placed, couples)
+            detail[parity] = _pack_detail(men_placed, women_placed, couples)
     return (best[0], detail[0]), (best[1], detail[1])
 
 
@@ -356,7 +416,6 @@ def _solve_chain(
     # state: (demand on this colour from the previous border, flex used, parity)
     states: dict[State, int] = {_state_key(closing[0].right, 0, 0): 0}
     history: list[dict[State, StepTuple]] = []
-    table: ColourTable = {}
     for step in range(6):
         colour = (start + step) % 6
         border = colour  # border ``colour`` joins ``colour`` and ``colour + 1``
@@ -368,6 +427,7 @@ def _solve_chain(
         women = problem.women[colour]
         provinces = problem.provinces[colour]
         vii_new = 0 if problem.covered[colour] else vii
+        table = colour_table(men, women, provinces, counts)
         new_states: dict[State, int] = {}
         back: dict[State, StepTuple] = {}
         # The options' fields as plain tuples, read once (not per state).
@@ -385,7 +445,7 @@ def _solve_chain(
                 entries = memo.get(memo_key)
                 if entries is None:
                     entries = _entries(
-                        colour, men, women, provinces, counts, demand, flex_rows, vii_new, table
+                        men, women, provinces, counts, demand, flex_rows, vii_new, table
                     )
                     memo[memo_key] = entries
                 base = value + points
@@ -417,7 +477,6 @@ def _solve_chain(
 
 
 def _entries(
-    colour: int,
     men: tuple[int, ...],
     women: tuple[int, ...],
     provinces: int,
@@ -430,18 +489,19 @@ def _entries(
     """Best value of a colour given ``demand``, per flex count ``j`` and parity.
 
     Only feasible choices are listed, by ``j``, so the walk can stop at the
-    first ``j`` that exceeds the flex places left.
+    first ``j`` that exceeds the flex places left. ``table`` is the colour's
+    :func:`colour_table`.
     """
     out = []
     for j, row in enumerate(rows):
         best = [NEG, NEG]
         kinds_best: list[tuple[int, ...]] = [(), ()]
         for flex_demand, points, kinds in row:
-            key = _colour_key(colour, demand + flex_demand)
-            result = table.get(key)
+            need = demand + flex_demand
+            result = table.get(need)
             if result is None:
-                result = colour_best(men, women, provinces, counts, demand + flex_demand)
-                table[key] = result
+                result = _colour_best(men, women, provinces, counts, need)
+                table[need] = result
             (even, _), (odd, _) = result
             bonus = points * SHIFT + (vii_new if kinds else 0)
             if even != NEG and even + bonus > best[0]:
@@ -480,7 +540,7 @@ def _rebuild(
             problem.counts,
             demand + flex_demand,
         )
-        details[colour] = result[rho][1]
+        details[colour] = _unpack_detail(result[rho][1])
         flex.extend((colour, k) for k in kinds)
         if step == 5:
             if problem.borders[colour]:

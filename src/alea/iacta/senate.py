@@ -7,7 +7,7 @@ ends match (same lowest value and same length).
 from __future__ import annotations
 
 from alea.iacta.board import Board
-from alea.iacta.dice import roll_info
+from alea.iacta.dice import Roll, roll_info
 from alea.iacta.notation import SENATE, Action, dice_action
 
 Straight = tuple[int, int]
@@ -18,18 +18,28 @@ def _run_in(mask: int, low: int, high: int) -> bool:
     return all(mask >> v & 1 for v in range(low, high + 1))
 
 
+def _bit(straight: Straight) -> int:
+    """The bit of ``straight`` in a set of straights kept as one int (bits 9 to 54)."""
+    return 1 << (straight[0] * 8 + straight[1])
+
+
 #: _candidates' memo, by rolled values and own straight packed in one small int: only the
 #: values rolled matter, so 63 masks cover the 3,003 rolls.
-_CANDIDATES: dict[int, tuple[tuple[Straight, Action], ...]] = {}
+_CANDIDATES: dict[int, tuple[tuple[int, ...], tuple[Action, ...]]] = {}
 
 
-def _candidates(roll: tuple[int, ...], own: Straight | None) -> tuple[tuple[Straight, Action], ...]:
-    """Straights reachable with ``roll``, with the action for each (memoised)."""
-    mask = roll_info(roll).mask
+def _candidates(mask: int, own: Straight | None) -> tuple[tuple[int, ...], tuple[Action, ...]]:
+    """Straights reachable with the rolled values ``mask`` (as their :func:`_bit`), and the
+    action for each (memoised; two flat tuples, which the garbage collector need not track,
+    rather than pairs holding an ``Action``)."""
     key = mask if own is None else mask | own[0] << 8 | own[1] << 11
     found = _CANDIDATES.get(key)
     if found is None:
-        found = _find_candidates(mask, own)
+        pairs = _find_candidates(mask, own)
+        found = (
+            tuple(_bit(straight) for straight, _ in pairs),
+            tuple(action for _, action in pairs),
+        )
         _CANDIDATES[key] = found
     return found
 
@@ -60,15 +70,20 @@ def _find_candidates(mask: int, own: Straight | None) -> tuple[tuple[Straight, A
 
 def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action]:
     """Every legal Senate placement for ``seat`` with ``roll``."""
+    return options_for(state, seat, roll_info(roll))
+
+
+def options_for(state: Board, seat: int, info: Roll) -> list[Action]:
+    """:func:`options` for the roll ``info`` describes (the engine looks it up once)."""
     straights = state.senate
-    candidates = _candidates(roll, straights[seat])
-    taken: list[Straight] = []
+    bits, actions = _candidates(info.mask, straights[seat])
+    taken = 0  # the other seats' straights, one bit each: no tuple comparisons
     for q, s in enumerate(straights):
         if s is not None and q != seat:
-            taken.append(s)
+            taken |= _bit(s)
     if not taken:
-        return [action for _, action in candidates]
-    return [action for straight, action in candidates if straight not in taken]
+        return list(actions)
+    return [actions[i] for i in range(len(actions)) if not taken & bits[i]]
 
 
 def result_of(own: Straight | None, dice: tuple[int, ...]) -> Straight | None:

@@ -33,7 +33,7 @@ from alea.iacta.cards import (
     province_deck,
     senate_deck,
 )
-from alea.iacta.dice import remove_dice, roll_distribution, roll_sampler, submultisets
+from alea.iacta.dice import remove_dice, roll_distribution, roll_info, roll_sampler, submultisets
 from alea.iacta.errors import IllegalActionError, NotationError
 from alea.iacta.notation import (
     _ACTION_PARTS,
@@ -390,10 +390,13 @@ class State(Board):
 
     def placements(self, seat: int, roll: tuple[int, ...]) -> list[Action]:
         """Legal placements in the Temple, Senate, Castrum and Forum (not the Latrine)."""
-        found: list[Action] = list(temple.options(self, seat, roll)) if self.players >= 4 else []
-        found.extend(senate.options(self, seat, roll))
-        found.extend(castrum.options(self, seat, roll))
-        found.extend(forum.options(self, seat, roll))
+        info = roll_info(roll)  # once, rather than once per building
+        found: list[Action] = (
+            list(temple.options_for(self, seat, info)) if self.players >= 4 else []
+        )
+        found.extend(senate.options_for(self, seat, info))
+        found.extend(castrum.options_for(self, seat, info))
+        found.extend(forum.options_for(self, seat, info))
         return found
 
     def chance_outcomes(self) -> list[tuple[Outcome, float]]:
@@ -469,10 +472,16 @@ class State(Board):
             self._apply_outcome(self._check_outcome(x))
         else:
             legal = self.legal_actions()
-            try:
-                action = legal[legal.index(x)]  # type: ignore[arg-type]
-            except ValueError:
-                raise IllegalActionError(self.explain(x)) from None
+            # The caller almost always passes one of the shared Action objects of the list:
+            # find it by identity (a pointer comparison each), and compare text only if not.
+            for action in legal:
+                if action is x:
+                    break
+            else:
+                try:
+                    action = legal[legal.index(x)]  # type: ignore[arg-type]
+                except ValueError:
+                    raise IllegalActionError(self.explain(x)) from None
             self._apply_action(action)
         self._legal = None
 

@@ -9,7 +9,7 @@ leading group, with a larger sum.
 from __future__ import annotations
 
 from alea.iacta.board import Board
-from alea.iacta.dice import roll_info, submultisets_by_size
+from alea.iacta.dice import Roll, roll_info, submultisets_by_size
 from alea.iacta.notation import TEMPLE, Action, dice_action
 
 
@@ -24,25 +24,27 @@ def leading(groups: list[tuple[int, ...]]) -> tuple[int, int]:
     return size, sum(best)
 
 
-def _actions(roll: tuple[int, ...], count: int, min_sum: int) -> tuple[Action, ...]:
-    """Placements of ``count`` dice of ``roll`` adding up to ``min_sum`` or more (memoised)."""
+def _actions(info: Roll, count: int, min_sum: int) -> tuple[Action, ...]:
+    """Placements of ``count`` dice of the roll adding up to ``min_sum`` or more (memoised)."""
+    roll = info.dice
     if count > len(roll):
         return ()
     # Pip sums run from ``count`` to 6 * ``count``: clamping keeps the memo small.
     min_sum = min(max(min_sum, count), 6 * count + 1)
-    info = roll_info(roll)
     memo = info.temple_memo
     key = count << 6 | min_sum
     found = memo.get(key)
     if found is None:
         sized = info.temple_sized.get(count)
         if sized is None:
-            sized = tuple(
-                (dice_action(TEMPLE, dice), total)
-                for dice, total in submultisets_by_size(roll, count)
+            by_size = submultisets_by_size(roll, count)
+            sized = (
+                tuple(dice_action(TEMPLE, dice) for dice, _ in by_size),
+                tuple(total for _, total in by_size),
             )
             info.temple_sized[count] = sized
-        found = tuple(action for action, total in sized if total >= min_sum)
+        actions, totals = sized
+        found = tuple(actions[i] for i in range(len(actions)) if totals[i] >= min_sum)
         memo[key] = found
     return found
 
@@ -56,8 +58,13 @@ def requirement(state: Board, seat: int) -> tuple[int, int]:
 
 def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
     """Every legal Temple placement for ``seat`` with ``roll``."""
+    return options_for(state, seat, roll_info(roll))
+
+
+def options_for(state: Board, seat: int, info: Roll) -> tuple[Action, ...]:
+    """:func:`options` for the roll ``info`` describes (the engine looks it up once)."""
     count, min_sum = requirement(state, seat)
-    return _actions(roll, count, min_sum)
+    return _actions(info, count, min_sum)
 
 
 def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:

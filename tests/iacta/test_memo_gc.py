@@ -1,0 +1,69 @@
+"""The engine's process-wide memo tables stay out of the cyclic garbage collector's way.
+
+A long run (a simulation, a bot server) fills these tables with tens of thousands of
+answers; every answer the collector must keep tracking is traversed by each of its full
+passes, which measured 18% of a random-playout loop (docs/engine.md, "Speed"). Answers made
+of ints only are untracked by the collector the first time it sees them; these tests pin
+that the big tables are built that way, on both builds.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import alea.iacta as iacta
+from alea.iacta import dice, scoring_solver
+
+
+def _random_games(count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(count):
+        state = iacta.new_game(4)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        state.returns()
+
+
+def test_scoring_memo_answers_are_untracked_once_collected() -> None:
+    """colour_best's memoised answers hold ints only (no ColourDetail, a tuple subclass)."""
+    scoring_solver.clear_memo()  # answers made after any gc.freeze() an earlier test made
+    _random_games(6, seed=3)
+    gc.collect()
+    gc.collect()  # a tuple is untracked once the tuples inside it are
+    answers = [answer for table in scoring_solver._MEMO.values() for answer in table.values()]
+    assert answers
+    assert not any(gc.is_tracked(answer) for answer in answers)
+    # The memo answers what the solver's search would compute afresh.
+    for (men, women, provinces, counts), table in list(scoring_solver._MEMO.items())[:50]:
+        for demand, answer in table.items():
+            assert scoring_solver._colour_best(men, women, provinces, counts, demand) == answer
+
+
+def test_colour_detail_round_trips_through_its_packed_int() -> None:
+    """The packed detail the memo keeps rebuilds the same ColourDetail; -1 is infeasible."""
+    for men in range(9):
+        for women in range(9):
+            for couples in range(min(men, women) + 1):
+                packed = scoring_solver._pack_detail(men, women, couples)
+                detail = scoring_solver._unpack_detail(packed)
+                assert detail == scoring_solver.ColourDetail(men, women, couples)
+    assert scoring_solver._unpack_detail(-1) is None
+
+
+def test_temple_tables_hold_no_pairs_the_collector_keeps() -> None:
+    """A roll's Temple table per size is two flat tuples, not one (Action, total) pair each.
+
+    (Whether the collector untracked them depends on whether an earlier test froze them.)
+    """
+    _random_games(6, seed=4)
+    tables = [sized for info in dice._ROLL_INFO.values() for sized in info.temple_sized.values()]
+    assert tables
+    for actions, totals in tables:
+        assert len(actions) == len(totals)
+        assert type(actions) is tuple and type(totals) is tuple
+        assert all(type(total) is int for total in totals)
+        assert all(sum(action.dice) == total for action, total in zip(actions, totals, strict=True))
