@@ -1,0 +1,341 @@
+"""Fault campaign: 3 ``alea serve`` processes behind nginx, games in play, faults on a schedule.
+
+The deployment of docs/deploy.md (3 processes, PostgreSQL, Redis, nginx) under the
+load of ``server_load.py``'s scripted clients, whose seats reconnect through nginx
+when their socket drops and resume by version (``hello`` with ``since``), and retry
+a move the server could not store. Meanwhile, at random moments:
+
+* ``--kills N``: ``kill -9`` of a random process, started again (same port) after
+  ``--restart-after`` seconds;
+* ``--redis-restart``: Redis stopped (``SHUTDOWN NOSAVE``) and started again after
+  ``--down`` seconds: every lease, counter and subscription is gone;
+* ``--postgres-restart``: PostgreSQL stopped (``pg_ctl stop -m fast``) and started
+  again after ``--down`` seconds.
+
+PostgreSQL and Redis are private instances of the same binaries (``private_services.py``),
+never the machine's shared ones. At the end every acknowledged action is looked for
+in the stored log. It prints acknowledged actions, lost ones, stalls (the longest
+time a game's version did not move while it was being played), reconnects and
+errors by kind.
+
+    python bench/fault_campaign.py --games 100 --duration 120 --kills 20 \
+        --redis-restart --postgres-restart
+
+Only loopback traffic; every loop is bounded by ``--duration`` (plus a short drain).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import json
+import random
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+from private_services import PrivatePostgres, PrivateRedis, free_port
+from server_load import GameLog, Player, Stats, create_games, start_server, verify
+from serving import start_nginx
+
+#: A game whose version did not move for longer than this, while played, stalled.
+STALL_LIMIT = 5.0
+#: Errors after which a client tries the same move again (nothing changed meanwhile).
+RETRY = {"storage_error", "database_unavailable", "unavailable"}
+
+
+@dataclass
+class Campaign:
+    """What the clients saw, all games together."""
+
+    #: Game id -> (time of the last version change, its version, the longest gap so far).
+    progress: dict[str, list[float]] = field(default_factory=dict)
+    measuring: bool = False
+    drops: int = 0
+    reconnects: int = 0
+    reconnect_times: list[float] = field(default_factory=list)
+    client_errors: collections.Counter[str] = field(default_factory=collections.Counter)
+    retries: int = 0
+    #: Faults done: (kind, start, end) in time.perf_counter() seconds.
+    faults: list[tuple[str, float, float]] = field(default_factory=list)
+    #: Every gap over the stall limit: (seconds, when it began, game id).
+    stalls: list[tuple[float, float, str]] = field(default_factory=list)
+
+    def advanced(self, game_id: str, version: int) -> None:
+        now = time.perf_counter()
+        seen = self.progress.setdefault(game_id, [now, version, 0.0])
+        if version > seen[1]:
+            if self.measuring:
+                seen[2] = max(seen[2], now - seen[0])
+                if now - seen[0] > STALL_LIMIT:
+                    self.stalls.append((now - seen[0], seen[0], game_id))
+            seen[0], seen[1] = now, version
+
+
+class ReconnectingPlayer(Player):
+    """A seat that comes back through nginx whenever its socket drops, resuming by version."""
+
+    def __init__(self, campaign: Campaign, *args: Any) -> None:
+        super().__init__(*args)
+        self.campaign = campaign
+        self.dropped_at: float | None = None
+        self.legal: list[str] = []
+        self.version = 0
+
+    async def run(self) -> None:
+        backoff = 0.2
+        while True:
+            try:
+                async with websockets.connect(
+                    self.url, max_size=2**22, ping_interval=None, open_timeout=10
+                ) as ws:
+                    hello: dict[str, Any] = {"type": "hello", "token": self.token}
+                    if self.log_len:
+                        hello["since"] = self.log_len
+                    await ws.send(json.dumps(hello))
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        if msg["type"] == "welcome":
+                            backoff = 0.2
+                            if self.dropped_at is not None:
+                                self.campaign.reconnects += 1
+                                self.campaign.reconnect_times.append(
+                                    time.perf_counter() - self.dropped_at
+                                )
+                                self.dropped_at = None
+                        if self.handle(ws, msg):
+                            return
+            except (OSError, websockets.WebSocketException, TimeoutError) as err:
+                self.campaign.client_errors[_kind(err)] += 1
+            if self.stop.is_set():
+                return
+            if self.dropped_at is None:
+                self.dropped_at = time.perf_counter()
+                self.campaign.drops += 1
+            # The answer to a move in flight is lost with the socket: the log will tell.
+            self.pending_version, self.unacked = None, 0
+            if self.mover is not None:
+                self.mover.cancel()
+            await asyncio.sleep(backoff * random.uniform(0.5, 1.5))
+            backoff = min(backoff * 2, 2.0)
+
+    def handle(self, ws: Any, msg: dict[str, Any]) -> bool:
+        if msg["type"] == "update":
+            self.legal, self.version = msg["legal"], msg["version"]
+            self.campaign.advanced(self.game.game_id, msg["version"])
+        done = super().handle(ws, msg)
+        if msg["type"] == "error" and msg["code"] in RETRY and self.legal:
+            # The move was not made and no update will follow: choose again shortly.
+            self.campaign.retries += 1
+            self.mover = asyncio.create_task(self.move(ws, self.legal, self.version))
+        return done
+
+    async def move(self, ws: Any, legal: list[str], version: int) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await super().move(ws, legal, version)
+
+
+def _kind(err: BaseException) -> str:
+    status = getattr(getattr(err, "response", None), "status_code", None)
+    return f"{type(err).__name__}" + (f" {status}" if status else "")
+
+
+class Deployment:
+    """The processes (each on a fixed port, so nginx finds a restarted one), PG and Redis."""
+
+    def __init__(self, tmp: str, pg: PrivatePostgres, redis: PrivateRedis) -> None:
+        self.tmp = tmp
+        self.pg = pg
+        self.redis = redis
+        self.prefix = f"faults-{secrets.token_hex(4)}"
+        self.ports = [free_port() for _ in range(3)]
+        self.procs: list[Any] = [None] * 3
+
+    def start(self, i: int) -> None:
+        extra = ("--redis-url", self.redis.url, "--redis-prefix", self.prefix)
+        proc, _ = start_server(
+            self.pg.url, Path(self.tmp), "FULL", *extra, "--port", str(self.ports[i])
+        )
+        self.procs[i] = proc
+
+    def kill(self, i: int) -> None:
+        self.procs[i].kill()
+        self.procs[i].wait(timeout=30)
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+        for proc in self.procs:
+            if proc is None:
+                continue
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def schedule(args: argparse.Namespace, rng: random.Random) -> list[tuple[float, str]]:
+    """The faults, as (seconds after the start of the measured run, kind), in order."""
+    span = max(args.duration - 15.0, 1.0)
+    faults = [(rng.uniform(0, span), "kill") for _ in range(args.kills)]
+    if args.redis_restart:
+        faults.append((span * 0.35, "redis"))
+    if args.postgres_restart:
+        faults.append((span * 0.7, "postgres"))
+    return sorted(faults)
+
+
+async def run_faults(
+    args: argparse.Namespace, dep: Deployment, campaign: Campaign, rng: random.Random
+) -> None:
+    t0 = time.perf_counter()
+    for at, kind in schedule(args, rng):
+        await asyncio.sleep(max(0.0, t0 + at - time.perf_counter()))
+        start = time.perf_counter()
+        if kind == "kill":
+            victim = rng.randrange(3)
+            dep.kill(victim)
+            await asyncio.sleep(args.restart_after)
+            await asyncio.to_thread(dep.start, victim)
+        elif kind == "redis":
+            await asyncio.to_thread(dep.redis.stop)
+            await asyncio.sleep(args.down)
+            await asyncio.to_thread(dep.redis.start)
+        else:
+            await asyncio.to_thread(dep.pg.stop)
+            await asyncio.sleep(args.down)
+            await asyncio.to_thread(dep.pg.start)
+        campaign.faults.append((kind, start, time.perf_counter()))
+        print(f"  {start - t0:6.1f} s  {kind:8s} done in {time.perf_counter() - start:.1f} s")
+
+
+async def drive(
+    args: argparse.Namespace, base: str, dep: Deployment
+) -> tuple[Stats, list[GameLog], Campaign, float]:
+    created = await create_games(base, args.games, 4)
+    print(f"created {len(created)} games of 4 through nginx")
+    stats, campaign, stop = Stats(), Campaign(), asyncio.Event()
+    rng = random.Random(args.seed)
+    logs = [GameLog(game_id) for game_id, _ in created]
+    ws_base = base.replace("http://", "ws://")
+    players = [
+        ReconnectingPlayer(
+            campaign, ws_base, log, token, args.think, random.Random(rng.random()), stats, stop
+        )
+        for log, (_, tokens) in zip(logs, created, strict=True)
+        for token in tokens
+    ]
+    tasks = [asyncio.create_task(p.run()) for p in players]
+    await asyncio.sleep(args.warmup)
+    campaign.measuring = True
+    faults = asyncio.create_task(run_faults(args, dep, campaign, rng))
+    await asyncio.sleep(args.duration)
+    await faults  # a restart under way finishes first
+    ended = time.perf_counter()
+    campaign.measuring = False
+    stop.set()
+    done, pending = await asyncio.wait(tasks, timeout=15)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in done:
+        if task.exception() is not None:
+            stats.errors.append(f"client: {task.exception()!r}")
+    return stats, logs, campaign, ended
+
+
+def report(
+    stats: Stats, logs: list[GameLog], campaign: Campaign, ended: float, url: str
+) -> bool:
+    checked, lost, phantom = verify(url, logs)
+    last_fault = max((end for _, _, end in campaign.faults), default=0.0)
+    longest, stalled, silent = 0.0, 0, 0
+    for game in logs:
+        seen = campaign.progress.get(game.game_id)
+        if seen is None:
+            silent += 1
+            continue
+        gap = seen[2] if game.finished else max(seen[2], ended - seen[0])
+        longest = max(longest, gap)
+        stalled += gap > STALL_LIMIT
+        silent += not game.finished and seen[0] < last_fault
+    kinds = collections.Counter(e.split(":", 1)[0] for e in stats.errors)
+    kinds.update({f"client {k}": n for k, n in campaign.client_errors.items()})
+    faults = collections.Counter(kind for kind, _, _ in campaign.faults)
+    print(f"faults             {dict(faults)}")
+    print(f"actions sent       {stats.sent:8d}   acknowledged {stats.acked}")
+    print(
+        f"stored-log check   {checked} acknowledged actions checked, {lost} lost or misplaced, "
+        f"{phantom} stored whose answer was lost with a socket"
+    )
+    times = sorted(campaign.reconnect_times)
+    print(
+        f"reconnects         {campaign.reconnects} of {campaign.drops} dropped sockets"
+        + (f", median {times[len(times) // 2]:.2f} s, max {times[-1]:.2f} s" if times else "")
+    )
+    print(f"retried moves      {campaign.retries} (not stored, the client chose again)")
+    print(
+        f"stalls             {stalled} games over {STALL_LIMIT:.0f} s, longest {longest:.2f} s; "
+        f"{silent} games did not move after the last fault"
+    )
+    for gap, began, game_id in sorted(campaign.stalls, reverse=True)[:5]:
+        near = [
+            f"{kind} {start - began:+.1f} s" for kind, start, end in campaign.faults
+            if start - 10 <= began <= end + 10
+        ]
+        print(f"  stall {gap:5.2f} s of game {game_id}; faults near its start: {near}")
+    print(f"games finished     {sum(g.finished for g in logs)} of {len(logs)}")
+    print(f"errors by kind     {dict(kinds.most_common())}")
+    ok = lost == 0 and stalled == 0 and silent == 0
+    print("RESULT", "PASS" if ok else "FAIL", "(target: 0 lost, no stall > 5 s, every game goes on)")
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--duration", type=float, default=120.0, help="seconds of faults")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--think", type=float, default=0.5, help="mean think time, seconds")
+    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--restart-after", type=float, default=1.0)
+    parser.add_argument("--redis-restart", action="store_true")
+    parser.add_argument("--postgres-restart", action="store_true")
+    parser.add_argument("--down", type=float, default=3.0, help="seconds Redis/PostgreSQL stay down")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.duration > 600 or args.games > 1000 or args.kills > 100:
+        raise SystemExit("bounded campaign: at most 600 s, 1000 games and 100 kills")
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        pg = PrivatePostgres()
+        stack.callback(pg.close)
+        pg.start()
+        redis = PrivateRedis()
+        stack.callback(redis.close)
+        redis.start()
+        dep = Deployment(tmp, pg, redis)
+        stack.callback(dep.stop)
+        for i in range(3):
+            dep.start(i)
+        lb, base = start_nginx(tmp, [f"http://127.0.0.1:{p}" for p in dep.ports])
+        stack.callback(lambda: (lb.terminate(), lb.wait(timeout=10)))
+        print(f"nginx at {base} in front of 3 processes; private PostgreSQL and Redis")
+        stats, logs, campaign, ended = asyncio.run(drive(args, base, dep))
+        print(f"games {args.games} x 4 seats, think {args.think} s, {args.duration:.0f} s of faults")
+        ok = report(stats, logs, campaign, ended, pg.url)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
