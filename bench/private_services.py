@@ -29,10 +29,12 @@ def free_port() -> int:
 
 
 def _answers(port: int, probe: bytes, expect: bytes) -> bool:
-    with contextlib.suppress(OSError):
-        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
-            sock.sendall(probe)
-            return sock.recv(64).startswith(expect)
+    with (
+        contextlib.suppress(OSError),
+        socket.create_connection(("127.0.0.1", port), timeout=1) as sock,
+    ):
+        sock.sendall(probe)
+        return sock.recv(64).startswith(expect)
     return False
 
 
@@ -51,8 +53,10 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-            + ["--appendonly", "no", "--dir", self.dir],
+            [
+                *(self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""),
+                *("--appendonly", "no", "--dir", self.dir),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -108,9 +112,8 @@ class PrivatePostgres:
 
     def start(self) -> None:
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir}"
-        self._run(
-            "pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-w", "-o", options, "start"
-        )
+        log = str(self.dir / "log")
+        self._run("pg_ctl", "-D", str(self.data), "-l", log, "-w", "-o", options, "start")
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):

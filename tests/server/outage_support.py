@@ -144,11 +144,13 @@ class PrivateRedis:
         )
         deadline = time.time() + 10
         while time.time() < deadline:
-            with contextlib.suppress(OSError):
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
-                    sock.sendall(b"PING\r\n")
-                    if sock.recv(16).startswith(b"+PONG"):
-                        return self
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock,
+            ):
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16).startswith(b"+PONG"):
+                    return self
             time.sleep(0.05)
         raise RuntimeError("redis-server did not start")
 
@@ -156,10 +158,12 @@ class PrivateRedis:
         """``SHUTDOWN NOSAVE``: Redis goes away with everything it held."""
         if self.proc is None or self.proc.poll() is not None:
             return
-        with contextlib.suppress(OSError):
-            with socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock:
-                sock.sendall(b"SHUTDOWN NOSAVE\r\n")
-                sock.recv(16)
+        with (
+            contextlib.suppress(OSError),
+            socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock,
+        ):
+            sock.sendall(b"SHUTDOWN NOSAVE\r\n")
+            sock.recv(16)
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

@@ -369,7 +369,8 @@ async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -
                 }
             )
         )
-        await websocket.close(4404)
+        # 4404: nothing to come back to; 1013 (try again later): the database is restarting.
+        await websocket.close(4404 if err.status == 404 else 1013)
         return
     conn = Connection(websocket, server, game)
     sender = asyncio.get_running_loop().create_task(conn.run_sender(), name="ws-sender")
