@@ -362,6 +362,10 @@ def main() -> None:
         stats, logs, campaign, ended = asyncio.run(drive(args, base, dep))
         print(f"games {args.games} x 4, think {args.think} s, {args.duration:.0f} s of faults")
         ok = report(stats, logs, campaign, ended, pg.url)
+        errors = Path(tmp, "error.log")
+        if errors.exists():
+            lines = errors.read_text().splitlines()
+            print(f"nginx error.log: {len(lines)} lines; the last:", *lines[-5:], sep="\n  ")
     sys.exit(0 if ok else 1)
 
 

@@ -33,7 +33,7 @@ import httpx
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from tests.server.cluster_support import Service, redis_url, wait_for
+from tests.server.cluster_support import Service, redis_url, service, wait_for
 from tests.server.outage_support import PrivateRedis, TcpProxy
 from tests.server.support import Client, Database, connect, database, human_game, play_turn
 
@@ -180,3 +180,50 @@ def test_postgresql_out_of_reach_is_a_typed_wait_and_the_service_resumes(tmp_pat
             acks = asyncio.run(play())
             assert httpx.get(f"{b.base}/api/games", timeout=20).status_code == 200
         assert_nothing_lost(db.url, game_id, acks)
+
+
+def create_as(base: str, seats: list[dict[str, Any]], client: str) -> httpx.Response:
+    """POST /api/games as if from ``client`` (each process trusts X-Forwarded-For from
+    loopback, as it would from nginx on the same host)."""
+    return httpx.post(
+        f"{base}/api/games", json={"seats": seats}, headers={"X-Forwarded-For": client}, timeout=30
+    )
+
+
+def test_creation_limits_are_counted_across_processes(tmp_path: Path) -> None:
+    """With Redis the creation rate and the bot tables of one address are counted once for
+    the whole service: two processes allow what one does, not twice as much."""
+    humans = [{"kind": "human"}] * 2
+    bots = [{"kind": "bot", "level": "easy"}] * 2
+    seated = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    limits = ("--create-rate", "3/minute", "--bot-tables-per-client", "2", "--bot-delay", "0.01")
+    with service(tmp_path, 2, *limits) as svc:
+        a, b = svc.processes
+        made = [create_as(p.base, humans, "10.1.0.1").status_code for p in (a, b, a)]
+        assert made == [201, 201, 201]
+        for proc in (b, a):  # the fourth is refused wherever it arrives
+            refused = create_as(proc.base, humans, "10.1.0.1")
+            assert refused.status_code == 429, refused.text
+            assert refused.json()["error"]["code"] == "rate_limited"
+            assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert create_as(b.base, humans, "10.1.0.2").status_code == 201  # another address
+
+        # Bot tables: one that waits for its human on A, one of bots only on B: the third
+        # is refused on either process until the bots' table has ended.
+        mine = "10.1.0.3"
+        assert create_as(a.base, seated, mine).status_code == 201
+        bot_game = create_as(b.base, bots, mine)
+        assert bot_game.status_code == 201
+        for proc in (a, b):
+            refused = create_as(proc.base, bots, mine)
+            assert refused.status_code == 429, refused.text
+        game_id = bot_game.json()["game"]["id"]
+        assert wait_for(
+            lambda: (
+                httpx.get(f"{a.base}/api/games/{game_id}", timeout=10).json()["status"]
+                == "finished"
+            ),
+            120,
+            0.2,
+        )
+        assert create_as(a.base, bots, mine).status_code == 201
