@@ -45,8 +45,8 @@ from typing import Any
 import websockets
 
 from private_services import PrivatePostgres, PrivateRedis, free_port
-from server_load import GameLog, Player, Stats, create_games, start_server, verify
-from serving import start_nginx
+from server_load import GameLog, Player, Stats, create_games, verify
+from serving import start_alea_server, start_nginx
 
 #: A game whose version did not move for longer than this, while played, stalled.
 STALL_LIMIT = 5.0
@@ -165,8 +165,10 @@ class Deployment:
 
     def start(self, i: int) -> None:
         extra = ("--redis-url", self.redis.url, "--redis-prefix", self.prefix)
-        proc, _ = start_server(
-            self.pg.url, Path(self.tmp), "FULL", *extra, "--port", str(self.ports[i])
+        proc, _ = start_alea_server(
+            *("--database-url", self.pg.url, "--data-dir", self.tmp, "--log-level", "warning"),
+            *("--create-rate", "", *extra, "--port", str(self.ports[i])),
+            timeout=180,  # a loaded machine, and every socket of a killed process reconnecting
         )
         self.procs[i] = proc
 
@@ -364,8 +366,11 @@ def main() -> None:
         ok = report(stats, logs, campaign, ended, pg.url)
         errors = Path(tmp, "error.log")
         if errors.exists():
-            lines = errors.read_text().splitlines()
-            print(f"nginx error.log: {len(lines)} lines; the last:", *lines[-5:], sep="\n  ")
+            said = collections.Counter(
+                line.split("] ", 1)[-1].split(", client:")[0].split(": ", 1)[-1]
+                for line in errors.read_text().splitlines()
+            )
+            print("nginx error.log:", *(f"{n:6d}  {what}" for what, n in said.items()), sep="\n  ")
     sys.exit(0 if ok else 1)
 
 
