@@ -44,7 +44,7 @@ from typing import Any
 
 import websockets
 
-from private_services import PrivatePostgres, PrivateRedis, free_port
+from private_services import PrivatePostgres, PrivateRedis, fixed_port
 from server_load import GameLog, Player, Stats, create_games, verify
 from serving import start_alea_server, start_nginx
 
@@ -160,17 +160,31 @@ class Deployment:
         self.pg = pg
         self.redis = redis
         self.prefix = f"faults-{secrets.token_hex(4)}"
-        self.ports = [free_port() for _ in range(3)]
+        self.ports = [fixed_port() for _ in range(3)]
         self.procs: list[Any] = [None] * 3
+        self.failed_starts = 0
 
     def start(self, i: int) -> None:
+        """Start process ``i`` on its port (up to 3 tries; a failed one's output is shown)."""
         extra = ("--redis-url", self.redis.url, "--redis-prefix", self.prefix)
-        proc, _ = start_alea_server(
-            *("--database-url", self.pg.url, "--data-dir", self.tmp, "--log-level", "warning"),
-            *("--create-rate", "", *extra, "--port", str(self.ports[i])),
-            timeout=180,  # a loaded machine, and every socket of a killed process reconnecting
-        )
-        self.procs[i] = proc
+        for attempt in range(3):
+            said: list[str] = []
+            try:
+                proc, _ = start_alea_server(
+                    *("--database-url", self.pg.url, "--data-dir", self.tmp),
+                    *("--log-level", "warning", "--create-rate", "", *extra),
+                    *("--port", str(self.ports[i])),
+                    timeout=90,  # a loaded machine, every socket of a killed one reconnecting
+                    lines=said,
+                )
+            except SystemExit:
+                self.failed_starts += 1
+                print(f"process {i} did not start (try {attempt + 1}):", *said[-8:], sep="\n  ")
+                time.sleep(1)
+                continue
+            self.procs[i] = proc
+            return
+        raise RuntimeError(f"process {i} did not start in 3 tries")
 
     def running(self) -> list[int]:
         """The processes up (not killed, or started again)."""

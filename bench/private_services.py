@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -26,6 +27,26 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def fixed_port() -> int:
+    """A free port *below* the kernel's ephemeral range, for a process restarted on it.
+
+    While a killed process is down, its port is free, and a port from the ephemeral
+    range may meanwhile be taken as the local end of any outgoing connection (hundreds
+    reconnect at that moment): the restarted process then cannot listen on it. No
+    outgoing connection is given a port below the range.
+    """
+    low = 32768
+    with contextlib.suppress(OSError, ValueError):
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.randrange(max(1024, low - 12000), low)
+        with socket.socket() as sock, contextlib.suppress(OSError):
+            sock.bind(("127.0.0.1", port))
+            return port
+    raise SystemExit("no free port below the ephemeral range")
 
 
 def _answers(port: int, probe: bytes, expect: bytes) -> bool:

@@ -17,6 +17,7 @@ work), so a test must never stop them. Two stand-ins:
 from __future__ import annotations
 
 import contextlib
+import random
 import shutil
 import socket
 import subprocess
@@ -29,12 +30,27 @@ import pytest
 from tests.server.cluster_support import free_port
 
 
+def fixed_port() -> int:
+    """A free port below the kernel's ephemeral range, for a service restarted on it: while
+    it is down, a port of that range could become the local end of any outgoing connection
+    on the machine, and the service could not listen on it again."""
+    low = 32768
+    with contextlib.suppress(OSError, ValueError):
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    for _ in range(200):
+        port = random.randrange(max(1024, low - 12000), low)
+        with socket.socket() as sock, contextlib.suppress(OSError):
+            sock.bind(("127.0.0.1", port))
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
+
+
 class TcpProxy:
     """Relay ``127.0.0.1:port`` to ``target``; cut and restore it at will (threads)."""
 
     def __init__(self, target_host: str, target_port: int) -> None:
         self.target = (target_host, target_port)
-        self.port = free_port()
+        self.port = fixed_port()  # restored on the same port
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
         self._listener: socket.socket | None = None
@@ -117,7 +133,7 @@ class PrivateRedis:
         if binary is None:
             pytest.skip("a Redis restart needs redis-server (apt-get install redis-server)")
         self.binary = binary
-        self.port = free_port()
+        self.port = fixed_port()
         self.dir = tmp
         tmp.mkdir(parents=True, exist_ok=True)
         self.url = f"redis://127.0.0.1:{self.port}/0"

@@ -175,7 +175,9 @@ class Store:
         A lone write that failed because the database closed the writer's *kept*
         connection meanwhile (it restarted while this process was idle) is tried once
         more on a fresh connection: the database being back, the write is not refused
-        for a connection that was dead before it began.
+        for a connection that was dead before it began. Should the first try have
+        committed after all (its answer lost with the connection), the second meets the
+        version guard or the key it inserted and stores nothing twice.
         """
         kept = self._conn is not None and not (self._conn.closed or self._conn.invalidated)
         try:
