@@ -27,8 +27,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.cluster_support import free_port
-
 
 def fixed_port() -> int:
     """A free port below the kernel's ephemeral range, for a service restarted on it: while
