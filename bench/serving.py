@@ -55,6 +55,8 @@ def start_alea_server(
             base = found.group(1)
             threading.Thread(target=_drain, args=(proc, lines), daemon=True).start()
             while time.time() < deadline:  # the URL is printed before it answers
+                if proc.poll() is not None:
+                    break  # it failed to start (e.g. its database was not there)
                 try:
                     if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
                         return proc, base
@@ -104,9 +106,13 @@ http {{
 """
 
 
-def start_nginx(tmp: str, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+def start_nginx(
+    tmp: str, upstreams: list[str], options: str = ""
+) -> tuple[subprocess.Popen[bytes], str]:
     """Debian's nginx in the foreground in front of ``upstreams`` (the configuration of
-    docs/deploy.md), its pid, config and logs in ``tmp``: its process and base URL."""
+    docs/deploy.md), its pid, config and logs in ``tmp``: its process and base URL.
+    ``options``: the parameters of each ``server`` line (e.g. ``max_fails=1 fail_timeout=3s``).
+    """
     import os
     import shutil
     import socket
@@ -118,7 +124,7 @@ def start_nginx(tmp: str, upstreams: list[str]) -> tuple[subprocess.Popen[bytes]
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    servers = "\n".join(f"        server {u.removeprefix('http://')};" for u in upstreams)
+    servers = "\n".join(f"        server {u.removeprefix('http://')} {options};" for u in upstreams)
     user = "user root;" if os.geteuid() == 0 else ""
     conf = Path(tmp) / "nginx.conf"
     conf.write_text(NGINX_CONF.format(user=user, tmp=tmp, servers=servers, port=port))
