@@ -59,6 +59,7 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
   let msgId = 0;
   let colourNoted = null;
   let storageTimer = null;
+  let helloAgain = false;
 
   function setConn(conn) {
     state.conn = conn;
@@ -73,6 +74,7 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
     ws = socket;
     socket.onopen = () => {
       retry = 0;
+      helloAgain = false;
       hello(state.log.length); // only the entries this page lacks
     };
     socket.onmessage = (e) => {
@@ -146,7 +148,7 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
     if (m.role) state.role = m.role;
     state.message = m;
     if (changed) state.pending = false;
-    if (changed && state.conn === "reconnecting") storageBack(); // a move was saved: it is
+    if (changed && state.conn === "reconnecting") storageBack(); // a move was saved: back
     noteColour();
     if (update) update(m, { changed, was });
     // For helpers beside the table (the tutorial's guide): every update, as an event.
@@ -187,7 +189,9 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
   // The server cannot reach its database: nothing was saved, and nothing can be until it
   // answers again. Say so, and ask the server's health check until it does.
   function reconnecting() {
-    if (state.conn !== "connected" && state.conn !== "reconnecting") return;
+    if (state.conn === "disconnected") return; // the socket's own reconnection goes on
+    // Refused before the welcome: the hello itself must be said again once it is back.
+    if (state.conn === "connecting") helloAgain = true;
     setConn("reconnecting");
     clearTimeout(storageTimer);
     storageTimer = setTimeout(async function poll() {
@@ -203,6 +207,11 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
   function storageBack() {
     clearTimeout(storageTimer);
     if (state.conn !== "reconnecting") return;
+    if (helloAgain) {
+      helloAgain = false;
+      hello(state.log.length); // its welcome says "connected"
+      return;
+    }
     setConn("connected");
     send({ type: "sync" }); // whatever was saved meanwhile
   }
