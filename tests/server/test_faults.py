@@ -132,7 +132,9 @@ def test_postgresql_out_of_reach_is_a_typed_wait_and_the_service_resumes(tmp_pat
             two_processes(tmp_path, redis, via_proxy(db.url, proxy)) as svc,
         ):
             a, b = svc.processes
+            third = svc.add()  # it has the game in memory, never its chat
             game_id, tokens = human_game(a.base, 2)
+            assert httpx.get(f"{third.base}/api/games/{game_id}", timeout=20).status_code == 200
 
             async def play() -> list[tuple[str, dict[str, Any]]]:
                 rng = random.Random(7)
@@ -151,16 +153,21 @@ def test_postgresql_out_of_reach_is_a_typed_wait_and_the_service_resumes(tmp_pat
                 assert refused["type"] == "error", refused
                 assert refused["code"] == "database_unavailable", refused
                 assert "reconnecting" in refused["message"]
-                for proc in (a, b):
+                for proc in (a, b, third):
                     lobby = httpx.get(f"{proc.base}/api/games", timeout=20)
                     assert lobby.status_code == 503, lobby.text
                     assert lobby.json()["error"]["code"] == "database_unavailable"
                     assert lobby.headers["Retry-After"] == "2"
                     assert svc.health(proc)["storage"] == "unavailable"
-                # A client whose socket dropped comes back and is shown the game as it was.
+                # A client whose socket dropped comes back, at a process that holds the game
+                # but has never read its chat, and is shown the game as it was (the chat,
+                # which cannot be read now, is left out of the welcome rather than the
+                # hello refused).
                 await clients[1].close()
-                clients[1] = await connect(b.ws_base, game_id, tokens[1], known=clients[1].log)
+                clients[1] = await connect(third.ws_base, game_id, tokens[1], known=clients[1].log)
                 assert clients[1].version == mover.version
+                welcome = next(m for m in clients[1].messages if m["type"] == "welcome")
+                assert "chat" not in welcome
                 proxy.restore()
                 assert wait_for(lambda: svc.health(a)["storage"] == "ok", 10, 0.2)
                 # The same move again, now stored; and play goes on across the processes.
