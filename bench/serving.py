@@ -107,11 +107,12 @@ http {{
 
 
 def start_nginx(
-    tmp: str, upstreams: list[str], options: str = ""
+    tmp: str, upstreams: list[str], options: str = "max_fails=0"
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Debian's nginx in the foreground in front of ``upstreams`` (the configuration of
     docs/deploy.md), its pid, config and logs in ``tmp``: its process and base URL.
-    ``options``: the parameters of each ``server`` line (e.g. ``max_fails=1 fail_timeout=3s``).
+    ``options``: the parameters of each ``server`` line (docs/deploy.md's by default: no
+    failure accounting, which long-lived WebSockets defeat).
     """
     import os
     import shutil

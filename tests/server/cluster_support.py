@@ -176,8 +176,7 @@ class Nginx:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         servers = "\n".join(
-            f"        server {u.removeprefix('http://')} max_fails=1 fail_timeout=3s;"
-            for u in upstreams
+            f"        server {u.removeprefix('http://')} max_fails=0;" for u in upstreams
         )
         # As root nginx would hand its workers to "nobody", who may not write the temp dir.
         user = "user root;" if os.geteuid() == 0 else ""
