@@ -77,8 +77,8 @@ class Campaign:
     client_errors: collections.Counter[str] = field(default_factory=collections.Counter)
     retries: int = 0
     refused_hellos: int = 0
-    #: Kills not done because only one process was running at their moment.
-    skipped: int = 0
+    #: Kills put off until a restart was done (only one process was running at their moment).
+    delayed: int = 0
     #: Faults done: (kind, start, end) in time.perf_counter() seconds.
     faults: list[tuple[str, float, float]] = field(default_factory=list)
     #: Every gap over the stall limit: (seconds, when it began, game id).
@@ -260,7 +260,7 @@ async def run_faults(
 ) -> None:
     """Do the faults of :func:`schedule`. A killed process is started again in the
     background (it takes seconds on a loaded machine) while the schedule goes on; a kill
-    picks one of the processes running, never the last one."""
+    picks one of the processes running, never the last one (it waits for a restart)."""
     t0 = time.perf_counter()
     restarts: list[asyncio.Task[None]] = []
 
@@ -278,11 +278,12 @@ async def run_faults(
         dep.check()
         start = time.perf_counter()
         if kind == "kill":
-            running = dep.running()
-            if len(running) < 2:
-                campaign.skipped += 1
-                continue
-            victim = rng.choice(running)
+            if len(dep.running()) < 2:  # never the last one: wait for a restart
+                campaign.delayed += 1
+                while len(dep.running()) < 2:
+                    await asyncio.sleep(0.2)
+                start = time.perf_counter()
+            victim = rng.choice(dep.running())
             dep.kill(victim)
             restarts.append(asyncio.create_task(restart(victim, start)))
             continue
@@ -366,7 +367,7 @@ def report(stats: Stats, logs: list[GameLog], campaign: Campaign, ended: float, 
     kinds = collections.Counter(e.split(":", 1)[0] for e in stats.errors)
     kinds.update({f"client {k}": n for k, n in campaign.client_errors.items()})
     faults = collections.Counter(kind for kind, _, _ in campaign.faults)
-    print(f"faults             {dict(faults)}, kills skipped (one process left) {campaign.skipped}")
+    print(f"faults             {dict(faults)}, kills put off for a restart {campaign.delayed}")
     print(f"actions sent       {stats.sent:8d}   acknowledged {stats.acked}")
     print(
         f"stored-log check   {checked} acknowledged actions checked, {lost} lost or misplaced, "
