@@ -5,23 +5,26 @@ load of ``server_load.py``'s scripted clients, whose seats reconnect through ngi
 when their socket drops and resume by version (``hello`` with ``since``), and retry
 a move the server could not store. Meanwhile, at random moments:
 
-* ``--kills N``: ``kill -9`` of a random process, started again (same port) after
-  ``--restart-after`` seconds;
+* ``--kills N``: ``kill -9`` of a random running process (never the last one), started
+  again on its port ``--restart-after`` seconds later, as systemd's ``Restart=always``
+  would (tried again until it starts: it cannot while PostgreSQL is down);
 * ``--redis-restart``: Redis stopped (``SHUTDOWN NOSAVE``) and started again after
   ``--down`` seconds: every lease, counter and subscription is gone;
 * ``--postgres-restart``: PostgreSQL stopped (``pg_ctl stop -m fast``) and started
   again after ``--down`` seconds.
 
 PostgreSQL and Redis are private instances of the same binaries (``private_services.py``),
-never the machine's shared ones. At the end every acknowledged action is looked for
-in the stored log. It prints acknowledged actions, lost ones, stalls (the longest
-time a game's version did not move while it was being played), reconnects and
-errors by kind.
+never the machine's shared ones. nginx has docs/deploy.md's configuration. At the end
+every acknowledged action is looked for in the stored log. It prints acknowledged
+actions, lost ones, reconnects, stalls (the longest time a game's version did not
+move while it was played) judged by the fault they overlap, the games that did not
+move after the last fault, errors by kind, and processes that exited by themselves.
 
-    python bench/fault_campaign.py --games 100 --duration 120 --kills 20 \
+    python bench/fault_campaign.py --games 50 --think 1.0 --duration 120 --kills 20 \
         --redis-restart --postgres-restart
 
-Only loopback traffic; every loop is bounded by ``--duration`` (plus a short drain).
+Only loopback traffic; bounded by ``--duration``, the restarts under way, ``--after``
+and a short drain.
 """
 
 from __future__ import annotations
