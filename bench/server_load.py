@@ -105,6 +105,11 @@ class Player:
         self.unacked = 0
         self.sent_at = 0.0
         self.seen = -1
+        #: Log entries this seat holds (a reconnecting client says so in its hello).
+        self.log_len = 0
+        self.mover: asyncio.Task[None] | None = None
+        #: The ``retry_after`` of a socket refused as ``busy`` (None: not refused).
+        self.retry: float | None = None
 
     async def run(self, delay: float = 0.0) -> None:
         """Play from ``delay`` seconds on; a socket refused as ``busy`` (a burst the server
@@ -117,46 +122,52 @@ class Player:
 
     async def session(self) -> float | None:
         """One socket, played until the stop; the ``retry_after`` if it was refused."""
+        self.retry = None
         async with websockets.connect(self.url, max_size=2**22, ping_interval=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
-            mover: asyncio.Task[None] | None = None
             async for raw in ws:
-                msg = json.loads(raw)
-                kind = msg["type"]
-                if kind == "update":
-                    version = msg["version"]
-                    now = time.perf_counter()
-                    if self.seen >= 0 and self.pending_version is None:
-                        for v in range(self.seen, version):
-                            sent = self.game.sent_at.get(v)
-                            if sent is not None:
-                                self.stats.others.append(now - sent)
-                    self.seen = max(self.seen, version)
-                    if self.pending_version is not None and version > self.pending_version:
-                        self.stats.latencies.append(time.perf_counter() - self.sent_at)
-                        self.pending_version = None
-                    if msg["status"] == "finished":
-                        self.game.finished = True
-                    if (
-                        msg["legal"]
-                        and self.pending_version is None
-                        and (mover is None or mover.done())
-                        and not self.stop.is_set()
-                    ):
-                        mover = asyncio.create_task(self.move(ws, msg["legal"], version))
-                elif kind == "ack":
-                    self.unacked -= 1
-                    self.stats.acked += 1
-                    self.game.acked.append((msg["index"], msg["action"]))
-                elif kind == "error" and msg["code"] == "busy":
-                    return float(msg["retry_after"])
-                elif kind == "error":
-                    self.stats.errors.append(f"{msg['code']}: {msg.get('detail') or ''}")
-                    self.pending_version = None
-                    self.unacked -= 1
-                if self.stop.is_set() and self.pending_version is None and self.unacked <= 0:
+                if self.handle(ws, json.loads(raw)):
                     break
-        return None
+        return self.retry
+
+    def handle(self, ws: Any, msg: dict[str, Any]) -> bool:
+        """Take in one message from the server (moving when it is this seat's turn);
+        True once the run is over and nothing is awaited any more."""
+        kind = msg["type"]
+        if kind == "update":
+            version = msg["version"]
+            now = time.perf_counter()
+            if self.seen >= 0 and self.pending_version is None:
+                for v in range(self.seen, version):
+                    sent = self.game.sent_at.get(v)
+                    if sent is not None:
+                        self.stats.others.append(now - sent)
+            self.seen = max(self.seen, version)
+            self.log_len = msg["log_start"] + len(msg["log"])
+            if self.pending_version is not None and version > self.pending_version:
+                self.stats.latencies.append(time.perf_counter() - self.sent_at)
+                self.pending_version = None
+            if msg["status"] == "finished":
+                self.game.finished = True
+            if (
+                msg["legal"]
+                and self.pending_version is None
+                and (self.mover is None or self.mover.done())
+                and not self.stop.is_set()
+            ):
+                self.mover = asyncio.create_task(self.move(ws, msg["legal"], version))
+        elif kind == "ack":
+            self.unacked -= 1
+            self.stats.acked += 1
+            self.game.acked.append((msg["index"], msg["action"]))
+        elif kind == "error" and msg["code"] == "busy":
+            self.retry = float(msg["retry_after"])  # refused at the gate: come back later
+            return True
+        elif kind == "error":
+            self.stats.errors.append(f"{msg['code']}: {msg.get('detail') or ''}")
+            self.pending_version = None
+            self.unacked -= 1
+        return self.stop.is_set() and self.pending_version is None and self.unacked <= 0
 
     async def move(self, ws: Any, legal: list[str], version: int) -> None:
         await asyncio.sleep(self.rng.uniform(0, 2 * self.think))

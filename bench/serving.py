@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from alea.deploy import nginx_conf
+from alea.deploy import UPSTREAM_OPTIONS, nginx_conf
 
 
 def start_alea_server(
@@ -57,6 +57,8 @@ def start_alea_server(
             base = found.group(1)
             threading.Thread(target=_drain, args=(proc, lines), daemon=True).start()
             while time.time() < deadline:  # the URL is printed before it answers
+                if proc.poll() is not None:
+                    break  # it failed to start (e.g. its database was not there)
                 try:
                     if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
                         return proc, base
@@ -69,10 +71,14 @@ def start_alea_server(
     raise SystemExit("the server did not start")
 
 
-def start_nginx(tmp: str, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+def start_nginx(
+    tmp: str, upstreams: list[str], options: str = UPSTREAM_OPTIONS
+) -> tuple[subprocess.Popen[bytes], str]:
     """Debian's nginx in the foreground in front of ``upstreams`` (the configuration of
     docs/deploy.md, :mod:`alea.deploy`), its pid, config and logs in ``tmp``: its process
-    and base URL."""
+    and base URL. ``options``: the parameters of each ``server`` line (docs/deploy.md's by
+    default: no failure accounting, which long-lived WebSockets defeat).
+    """
     import os
     import shutil
     import socket
@@ -85,7 +91,9 @@ def start_nginx(tmp: str, upstreams: list[str]) -> tuple[subprocess.Popen[bytes]
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     conf = Path(tmp) / "nginx.conf"
-    conf.write_text(nginx_conf(upstreams, port=port, prefix=tmp, as_root=os.geteuid() == 0))
+    conf.write_text(
+        nginx_conf(upstreams, port=port, prefix=tmp, as_root=os.geteuid() == 0, options=options)
+    )
     proc = subprocess.Popen(
         [binary, "-p", tmp, "-c", str(conf), "-e", f"{tmp}/error.log"],
         stdout=subprocess.DEVNULL,

@@ -27,6 +27,13 @@ WORKER_CONNECTIONS = 16384
 #: waits here instead of having its SYNs dropped and retried a second or more later.
 #: Linux caps it at ``net.core.somaxconn`` (4096 by default since 5.4).
 LISTEN_BACKLOG = 4096
+#: The parameters of each upstream ``server`` line: no failure accounting. With
+#: ``max_fails=1`` an upstream that refused one connection stays marked failed until a
+#: request to it *ends*, and a WebSocket lasts minutes, so after a few ``kill -9``s nginx
+#: answered 502 "no live upstreams" to most new sockets (the fault campaign of
+#: docs/deploy.md). A refused connection still goes to the next process at once
+#: (``proxy_next_upstream error``).
+UPSTREAM_OPTIONS = "max_fails=0"
 
 
 def nginx_site(
@@ -36,14 +43,13 @@ def nginx_site(
     server_name: str | None = "alea.example",
     backlog: int = LISTEN_BACKLOG,
     indent: str = "",
+    options: str = UPSTREAM_OPTIONS,
 ) -> str:
-    """The ``map``, ``upstream`` and ``server`` blocks for ``upstreams`` (``host:port``).
-
-    ``max_fails=1 fail_timeout=3s``: after one failed connection nginx sends nothing to
-    a dead process for 3 s, and ``proxy_next_upstream`` retries that request elsewhere.
-    """
-    servers = "".join(
-        f"    server {u.removeprefix('http://')} max_fails=1 fail_timeout=3s;\n" for u in upstreams
+    """The ``map``, ``upstream`` and ``server`` blocks for ``upstreams`` (``host:port``),
+    each ``server`` line with ``options`` (:data:`UPSTREAM_OPTIONS` unless a benchmark
+    measures another choice)."""
+    servers = "    # No failure accounting (max_fails=0): a WebSocket lasts minutes.\n" + "".join(
+        f"    server {u.removeprefix('http://')} {options};\n" for u in upstreams
     )
     name = f"    server_name {server_name};\n" if server_name else ""
     tls = "    # ssl_certificate ...; ssl_certificate_key ...;\n" if "ssl" in listen.split() else ""
@@ -98,6 +104,7 @@ def nginx_conf(
     worker_processes: str = "1",
     worker_connections: int = WORKER_CONNECTIONS,
     as_root: bool = False,
+    options: str = UPSTREAM_OPTIONS,
 ) -> str:
     """A whole ``nginx.conf`` for nginx in the foreground on ``127.0.0.1:port``, its pid,
     logs and temporary files under ``prefix`` (the tests' and benchmarks' nginx).
@@ -106,7 +113,9 @@ def nginx_conf(
     write ``prefix``; ``user root`` keeps them as root.
     """
     head = nginx_main(worker_processes=worker_processes, worker_connections=worker_connections)
-    site = nginx_site(upstreams, listen=f"127.0.0.1:{port}", server_name=None, indent="    ")
+    site = nginx_site(
+        upstreams, listen=f"127.0.0.1:{port}", server_name=None, indent="    ", options=options
+    )
     return (
         "daemon off;\n" + ("user root;\n" if as_root else "") + f"pid {prefix}/nginx.pid;\n"
         f"error_log {prefix}/error.log warn;\n"

@@ -20,10 +20,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import alea
-from alea.server import i18n
+from alea.server import i18n, outage
 from alea.server.account_service import Accounts
 from alea.server.analyses import Analyses
 from alea.server.bodylimit import BodyLimit
@@ -144,6 +145,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response.headers[name] = value
         return response
 
+    @app.exception_handler(DBAPIError)
+    async def _database_error(request: Request, err: DBAPIError) -> JSONResponse:
+        # A read that found the database out of reach (restarting): a typed 503 the client
+        # can wait out, never a 500 with a traceback. Any other database error is a bug.
+        if not outage.is_outage(err):
+            raise err
+        refusal = outage.unavailable()
+        response = _error(request, refusal.code, refusal.status, refusal.detail, **refusal.params)
+        response.headers.update(refusal.headers)
+        return response
+
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, err: RequestValidationError) -> JSONResponse:
         detail = "; ".join(
@@ -154,9 +166,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health", response_model=Health, tags=["server"])
     async def health() -> dict[str, Any]:
-        """Liveness: the number of games in memory and the database backend."""
+        """Liveness: the number of games in memory, the database backend and whether the
+        database answers now (the web client's "reconnecting" state waits for that)."""
         return {
             "ok": True,
+            "storage": "ok" if await outage.probe(store.engine) else "unavailable",
             "games": len(server.games),
             "database": store.engine.url.get_backend_name(),
             "cluster": server.cluster.status() if server.cluster is not None else None,

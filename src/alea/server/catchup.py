@@ -16,7 +16,6 @@ log, and its updates start from the version it had.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -24,6 +23,7 @@ from typing import Any, Protocol
 from sqlalchemy import Engine, select
 
 from alea.game import IllegalActionError
+from alea.server import outage
 from alea.server.clock import Clock
 from alea.server.games import hosted
 from alea.server.room import ACTIVE, FINISHED, Game, Seat
@@ -237,7 +237,7 @@ async def catch_up(core: Core, game: Game, heard_clock: object = None) -> bool:
     else from the stored clock row if that is of the turn now being played.
     """
     game.reads += 1
-    stored = await asyncio.to_thread(load_since, core.store.engine, game.id, game.version)
+    stored = await outage.read(load_since, core.store.engine, game.id, game.version)
     if stored is None:
         return False
     was_finished = game.status == FINISHED

@@ -45,7 +45,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.exc import SQLAlchemyError
 
-from alea.server import chat_store
+from alea.server import chat_store, outage
 from alea.server.clock import Clock
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
@@ -178,6 +178,8 @@ class Chats:
                     rows = await asyncio.to_thread(chat_store.load, self.store.engine, game.id)
                 except SQLAlchemyError as err:
                     log.error("game %s: the chat cannot be read: %s", game.id, err)
+                    if outage.is_outage(err):
+                        raise outage.unavailable() from None
                     raise ServerError("storage_error", 503) from None
                 found = [
                     ChatLine(
@@ -238,8 +240,8 @@ class Chats:
         )
         try:
             idx = await self.store.write(chat_store.op_add_line(game.id, line.row()))
-        except StorageError:
-            raise ServerError("storage_error", 503) from None
+        except StorageError as err:
+            raise outage.refusal(err) from None
         line = dataclasses.replace(line, idx=idx)
         self._remember(game.id, line)
         self._deliver(game, line)

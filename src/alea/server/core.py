@@ -27,12 +27,13 @@ begins in that same write (:meth:`Core.seat_change` with ``begins``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from alea.game import AnyState, GameInfo, IllegalActionError
-from alea.server import catchup, writelock
+from alea.server import catchup, outage, writelock
 from alea.server.auth import is_game_id
 from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.config import Settings
@@ -104,13 +105,15 @@ class Core:
             if self.shared and game.status != FINISHED:
                 # Another process may have moved it a moment ago: read your writes anywhere.
                 # Any read of the log begun after this lookup arrived will do: the seats of
-                # a game connecting together share one read instead of one each.
+                # a game connecting together share one read instead of one each. (While the
+                # database is out of reach nobody writes: memory is the latest.)
                 asked = game.reads
                 async with game.lock:
                     if game.reads == asked:
-                        await catchup.catch_up(self, game)
+                        with contextlib.suppress(outage.DatabaseOutage):
+                            await catchup.catch_up(self, game)
             return game
-        record = await asyncio.to_thread(catchup.load_record, self.store.engine, game_id)
+        record = await outage.read(catchup.load_record, self.store.engine, game_id)
         if record is None:
             raise ServerError("no_such_game", 404, game=game_id)
         game = self.games.get(game_id)  # loaded meanwhile by someone else?
@@ -274,7 +277,7 @@ class Core:
             raise
         except StorageError as err:
             log.error("storage error: %s", err)
-            raise ServerError("storage_error", 503) from None
+            raise outage.refusal(err) from None
 
     def notify(self, game: Game, *, announce: bool = True, start: int | None = None) -> None:
         """``game`` changed: wake its connections, the deadline watcher and the bot loop;

@@ -28,6 +28,7 @@ from alea.server import i18n, wire
 from alea.server.account_service import Accounts
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
+from alea.server.outage import DatabaseOutage
 from alea.server.room import Game, role_name
 from alea.server.service import GameServer
 from alea.server.snapshot import update_message
@@ -176,7 +177,10 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
         seat = await _account_seat(conn, msg.get("seat"))
     # The chat so far that this role may read (the whole of it: a new hello replaces it),
     # read before anything is sent, so that the welcome and first update go out together.
-    lines = await server.chats.visible(game, seat)
+    try:
+        lines: list[dict[str, Any]] | None = await server.chats.visible(game, seat)
+    except DatabaseOutage:  # the database is restarting: join now, the chat comes later
+        lines = None
     since = msg.get("since")
     conn.joined = True
     game.attach(conn, seat, server.clock.now())
@@ -207,7 +211,8 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
             # shows the true time left.
             "server_time": server.clock.now(),
             # The chat so far this role may read; later lines come as ``chat`` messages.
-            "chat": lines,
+            # Left out while the database is out of reach (the client keeps what it has).
+            **({"chat": lines} if lines is not None else {}),
         }
     )
     conn.mark_dirty()
@@ -374,7 +379,9 @@ async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -
         if "retry_after" in err.params:
             refusal["retry_after"] = err.params["retry_after"]
         await websocket.send_text(wire.dumps(refusal))
-        await websocket.close(1013 if err.code == "busy" else 4404)
+        # 4404: nothing to come back to; 1013 (try again later): a burst too long to take in
+        # time (busy), or the database restarting.
+        await websocket.close(4404 if err.status == 404 else 1013)
         return
     conn = Connection(websocket, server, game)
     sender = asyncio.get_running_loop().create_task(conn.run_sender(), name="ws-sender")

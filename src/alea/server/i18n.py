@@ -222,6 +222,12 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The move could not be saved, so it was not made; please try again.",
         "it": "Non è stato possibile salvare la mossa, quindi non è stata fatta; riprova.",
     },
+    "database_unavailable": {
+        "en": "The server is reconnecting to its database, so nothing was changed; "
+        "try again in {retry_after} s.",
+        "it": "Il server si sta ricollegando al suo database, quindi non è cambiato nulla; "
+        "riprova tra {retry_after} s.",
+    },
     "not_found": {
         "en": "There is nothing at this address: {detail}",
         "it": "Non c'è nulla a questo indirizzo: {detail}",

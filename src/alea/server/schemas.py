@@ -336,6 +336,8 @@ class Health(BaseModel):
     ok: bool
     games: int
     database: str
+    #: "ok" if the database answered a probe just now, "unavailable" if not (restarting).
+    storage: str = "ok"
     #: With several processes (``--redis-url``): this one's name, leases held, fan-out
     #: counters and bot moves; None for a single process.
     cluster: dict[str, Any] | None = None

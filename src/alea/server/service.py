@@ -23,7 +23,7 @@ from alea.server.admission import Admission
 from alea.server.botpool import BotPool
 from alea.server.chat import Chats
 from alea.server.clock import DEFAULT, Clock, TimeLimit, time_limit_for
-from alea.server.cluster import Cluster, check_database, migrate_locked
+from alea.server.cluster import Cluster, check_database, migrate_locked, stored_versions
 from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.errors import ServerError
@@ -87,7 +87,14 @@ class GameServer:
             poll=settings.abandon_poll,
             takeover_level=settings.takeover_level,
         )
-        self.limits = CreationLimits(settings.create_rate, settings.bot_tables_per_client)
+        # With several processes the limits are counted in Redis, so N allow what one does.
+        self.limits = CreationLimits(
+            settings.create_rate,
+            settings.bot_tables_per_client,
+            redis_url=settings.redis_url,
+            prefix=settings.redis_prefix,
+            statuses=self._stored_statuses,
+        )
         self.chats = Chats(store, self.clock, settings.chat_rate)
         self.rematches = Rematches(
             self.core,
@@ -175,6 +182,7 @@ class GameServer:
         await self.rematches.stop()
         if self.cluster is not None:
             await self.cluster.stop()  # the leases go now: another process carries on
+        await self.limits.close()
         await self.turns.flush()  # the clocks of the last moves reach the store
         await self.retention.stop()
         await self.core.deadlines.stop()  # it finishes a declaration under way, then returns
@@ -185,6 +193,11 @@ class GameServer:
             for conn in list(game.connections):
                 await conn.close(1001)
         await self.store.close()
+
+    async def _stored_statuses(self, ids: list[str]) -> dict[str, str]:
+        """The stored status of the games ``ids`` (the limits ask, with several processes)."""
+        found = await asyncio.to_thread(stored_versions, self.store.engine, ids)
+        return {game_id: status for game_id, (_, status) in found.items()}
 
     # -------------------------------------------------------------- creation
 

@@ -37,8 +37,10 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, select
 
 from alea.server.loopwriter import LoopWriter
+from alea.server.outage import is_outage
 from alea.server.tables import (
     ClockRecord,
+    DatabaseUnavailable,
     GameRecord,
     SeatRecord,
     SnapshotRecord,
@@ -197,7 +199,16 @@ class Store:
                 conn.close()
 
     def _commit(self, ops: list[Callable[[Connection], Any]]) -> list[tuple[bool, Any]]:
-        """Commit ``ops`` in one transaction, or each alone if that fails (writer thread)."""
+        """Commit ``ops`` in one transaction, or each alone if that fails (writer thread).
+
+        A lone write that failed because the database closed the writer's *kept*
+        connection meanwhile (it restarted while this process was idle) is tried once
+        more on a fresh connection: the database being back, the write is not refused
+        for a connection that was dead before it began. Should the first try have
+        committed after all (its answer lost with the connection), the second meets the
+        version guard or the key it inserted and stores nothing twice.
+        """
+        kept = self._conn is not None and not (self._conn.closed or self._conn.invalidated)
         try:
             conn = self._connection()
             if AppendEvents.commit_alone(conn, ops):
@@ -218,8 +229,10 @@ class Store:
             if not isinstance(exc, VersionConflict):
                 self._drop_connection()
             if len(ops) == 1:
+                if kept and is_outage(exc):
+                    return self._commit(ops)  # on a fresh connection, once
                 log.warning("write failed: %s", exc)
-                return [(False, exc if isinstance(exc, StorageError) else StorageError(str(exc)))]
+                return [(False, _storage_error(exc))]
         outcomes: list[tuple[bool, Any]] = []
         for op in ops:
             outcomes.extend(self._commit([op]))
@@ -356,6 +369,16 @@ class Store:
         if snapshot is not None:
             record.snapshot = _snapshot_record(snapshot)
         return record
+
+
+def _storage_error(exc: Exception) -> StorageError:
+    """``exc`` as the store's error: :class:`DatabaseUnavailable` if the database was out
+    of reach (:mod:`alea.server.outage` answers it as ``database_unavailable``)."""
+    if isinstance(exc, StorageError):
+        return exc
+    if is_outage(exc):
+        return DatabaseUnavailable(str(exc))
+    return StorageError(str(exc))
 
 
 def _clock(conn: Connection, game_id: str) -> ClockRecord | None:

@@ -242,6 +242,10 @@ class StorageError(RuntimeError):
     """A write that could not be committed (nothing of it was stored)."""
 
 
+class DatabaseUnavailable(StorageError):
+    """The write failed because the database could not be reached (nothing was stored)."""
+
+
 class VersionConflict(StorageError):
     """The game's stored version was not the one the write expected."""
 

@@ -46,7 +46,7 @@ async def create_game(body: CreateGameIn, server: Server, request: Request) -> d
     specs = [SeatSpec(s.kind, s.level, s.name) for s in body.seats]
     client = client_of(request)
     with_bots = any(s.kind == BOT for s in specs)
-    server.limits.admit(client, with_bots)
+    await server.limits.admit(client, with_bots)
     claim = body.claim
     if body.as_referee:
         pass  # the referee takes no seat (an explicit claim too is refused as bad_referee)
@@ -69,7 +69,7 @@ async def create_game(body: CreateGameIn, server: Server, request: Request) -> d
         rated=body.rated,
         user_id=session.user.id if session is not None else None,
     )
-    server.limits.created(client, created.game, with_bots)
+    await server.limits.created(client, created.game, with_bots)
     if created.seat is not None:
         await link_claimed(request, session, created.game, created.seat)
     return {

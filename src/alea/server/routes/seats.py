@@ -54,9 +54,9 @@ async def fill_bots(
     game = await server.get(game_id)
     seat = seat_of(game, authorization)
     client = client_of(request)
-    server.limits.admit_bots(client)  # a table of bots, like creating one with bots
+    await server.limits.admit_bots(client)  # a table of bots, like creating one with bots
     await server.seats.fill_with_bots(game, seat, body.level or DEFAULT_LEVEL)
-    server.limits.created(client, game, True)
+    await server.limits.created(client, game, True)
     return info(game)
 
 

@@ -45,7 +45,7 @@ async def create_tutorial(body: TutorialIn, server: Server, request: Request) ->
     session = await claimant(request)
     specs = [SeatSpec(HUMAN, None, body.name)] + [SeatSpec(BOT, LEVEL, "")] * BOTS
     client = client_of(request)
-    server.limits.admit(client, True)
+    await server.limits.admit(client, True)
     created = await server.create(
         specs,
         public=False,
@@ -55,7 +55,7 @@ async def create_tutorial(body: TutorialIn, server: Server, request: Request) ->
         game_name=DEFAULT_GAME,
         chance=random.Random(TUTORIAL_SEED),
     )
-    server.limits.created(client, created.game, True)
+    await server.limits.created(client, created.game, True)
     if created.seat is not None:
         await link_claimed(request, session, created.game, created.seat)
     page = links(created.game.id)

@@ -12,6 +12,9 @@ import { api, forgetToken, loadToken, rememberColour, saveToken, toast } from ".
 // Reconnecting: after 1 s, then 2, 4, 8 and every 10 s; back to 1 s once a socket opens.
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 10000;
+// While the server reconnects to its database (`database_unavailable`), ask /api/health
+// this often whether it answers again.
+const STORAGE_POLL_MS = 2000;
 
 /** The link that invites a friend to this game (they choose a free seat there). */
 export function inviteLink(gameId) {
@@ -24,7 +27,9 @@ export function inviteLink(gameId) {
  *   update(m, {changed, was})  after an `update` is taken in (`changed`: the version moved
  *                              on; `was`: the status before): draw the table from `state`;
  *   error(m)                   after an `error` was dealt with and shown;
- *   connection(conn)           "connecting", "connected" or "disconnected".
+ *   connection(conn)           "connecting", "connected", "disconnected" or "reconnecting"
+ *                              (the socket is open but the server's database is not:
+ *                              nothing can be saved until it is back).
  * Nothing is sent until `connect()`, so the page can build its DOM first.
  */
 export function joinTable(root, gameId, { watch = false, update, error, connection } = {}) {
@@ -55,6 +60,8 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
   let busyFor = 0;
   let msgId = 0;
   let colourNoted = null;
+  let storageTimer = null;
+  let helloAgain = false;
 
   function setConn(conn) {
     state.conn = conn;
@@ -69,6 +76,7 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
     ws = socket;
     socket.onopen = () => {
       retry = 0;
+      helloAgain = false;
       hello(state.log.length); // only the entries this page lacks
     };
     socket.onmessage = (e) => {
@@ -148,6 +156,7 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
     if (m.role) state.role = m.role;
     state.message = m;
     if (changed) state.pending = false;
+    if (changed && state.conn === "reconnecting") storageBack(); // a move was saved: back
     noteColour();
     if (update) update(m, { changed, was });
     // For helpers beside the table (the tutorial's guide): every update, as an event.
@@ -178,9 +187,41 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
       hello(0);
     } else if (m.code === "stale_version") {
       send({ type: "sync" }); // the update that moved it on may be late: ask for it now
+    } else if (m.code === "database_unavailable") {
+      reconnecting();
     }
     toast(text, "error");
     if (error) error(m);
+  }
+
+  // The server cannot reach its database: nothing was saved, and nothing can be until it
+  // answers again. Say so, and ask the server's health check until it does.
+  function reconnecting() {
+    if (state.conn === "disconnected") return; // the socket's own reconnection goes on
+    // Refused before the welcome: the hello itself must be said again once it is back.
+    if (state.conn === "connecting") helloAgain = true;
+    setConn("reconnecting");
+    clearTimeout(storageTimer);
+    storageTimer = setTimeout(async function poll() {
+      if (state.closed || state.conn !== "reconnecting") return;
+      try {
+        const res = await fetch("/api/health", { cache: "no-store" });
+        if (res.ok && (await res.json()).storage === "ok") return storageBack();
+      } catch (err) { /* the server itself is away: the socket will say so */ }
+      storageTimer = setTimeout(poll, STORAGE_POLL_MS);
+    }, STORAGE_POLL_MS);
+  }
+
+  function storageBack() {
+    clearTimeout(storageTimer);
+    if (state.conn !== "reconnecting") return;
+    if (helloAgain) {
+      helloAgain = false;
+      hello(state.log.length); // its welcome says "connected"
+      return;
+    }
+    setConn("connected");
+    send({ type: "sync" }); // whatever was saved meanwhile
   }
 
   /** Sends `action` if it is legal now and nothing else is on its way; true if sent. */
@@ -214,6 +255,7 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
     stop() {
       state.closed = true;
       clearTimeout(retryTimer);
+      clearTimeout(storageTimer);
       if (ws) ws.close();
     },
   };
