@@ -30,8 +30,8 @@ def test_the_docs_show_what_the_renderer_renders() -> None:
 
 def test_the_site_names_every_upstream_and_the_burst_backlog() -> None:
     site = nginx_site(["10.0.0.7:9001", "http://10.0.0.8:9002"], listen="80", backlog=1234)
-    assert "server 10.0.0.7:9001 max_fails=1 fail_timeout=3s;" in site
-    assert "server 10.0.0.8:9002 max_fails=1 fail_timeout=3s;" in site
+    assert "server 10.0.0.7:9001 max_fails=0;" in site
+    assert "server 10.0.0.8:9002 max_fails=0;" in site
     assert "listen 80 backlog=1234;" in site
     assert "ssl_certificate" not in site  # no TLS comment without ssl
 
