@@ -20,6 +20,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import psycopg
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
@@ -35,8 +36,15 @@ PROBE_TIMEOUT = 2.0
 
 
 def is_outage(exc: BaseException) -> bool:
-    """Whether ``exc`` says the database could not be reached (not that it refused)."""
+    """Whether ``exc`` says the database could not be reached (not that it refused).
+
+    The driver's own errors count as SQLAlchemy's wrappers of them do: the moves'
+    one-statement commit (:mod:`alea.server.bulk`, :mod:`alea.server.loopwriter`) runs on
+    psycopg's cursor directly, so its lost connection arrives unwrapped.
+    """
     if isinstance(exc, (OperationalError, InterfaceError)):
+        return True
+    if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
         return True
     return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
 
