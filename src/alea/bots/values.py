@@ -99,9 +99,23 @@ def p_run(dice: int, length: int) -> float:
     return sum(p for o, p in roll_distribution(dice) if _longest_run(o.dice) >= length)
 
 
-@cache
 def p_top_sum(dice: int, take: int, total: int) -> float:
-    """Chance that the highest ``take`` of ``dice`` fair dice add up to at least ``total``."""
+    """Chance that the highest ``take`` of ``dice`` fair dice add up to at least ``total``.
+
+    A total at most ``take`` (every roll reaches it) or above ``6 * take`` (none
+    does) asks the same question as the nearest bound: clamped, so that the cache
+    holds a few hundred entries instead of one for every total a search meets.
+    """
+    if take > 0:
+        if total < take:
+            total = take
+        elif total > 6 * take + 1:
+            total = 6 * take + 1
+    return _p_top_sum(dice, take, total)
+
+
+@cache
+def _p_top_sum(dice: int, take: int, total: int) -> float:
     if take <= 0:
         return 1.0 if total <= 0 else 0.0
     if take > dice:
@@ -131,8 +145,13 @@ def expected_top(known: tuple[int, ...], draws: int, keep: int, probs: tuple[flo
     return sum(sum(best) * p for best, p in dist.items())
 
 
+@lru_cache(maxsize=1 << 14)
 def poisson(mean: float, limit: int) -> tuple[float, ...]:
-    """P(X = 0..limit-1) for a Poisson count with ``mean`` (the rest is P(X >= limit))."""
+    """P(X = 0..limit-1) for a Poisson count with ``mean`` (the rest is P(X >= limit)).
+
+    ``mean`` is rounded to 0.001 for the table below; this cache, keyed by the mean
+    as given, spares the rounding (a decimal conversion) on a repeated question.
+    """
     return _poisson(round(mean, 3), limit)
 
 
