@@ -285,9 +285,10 @@ class Assessor:
         higher = (6 - value) / 6
         for s in self.others:
             d = self.t.dice[s]
-            p = p_set(d, count + 1) + (p_set(d, count) - p_set(d, count + 1)) * higher
+            above = p_set(d, count + 1)
+            p = above + (p_set(d, count) - above) * higher
             for owner, v, c in self.t.castrum:
-                if owner == s and (c, v) < (count, value):
+                if owner == s and (c < count or (c == count and v < value)):
                     need = count + (1 if v < value else 0) - c
                     p = 1 - (1 - p) * (1 - p_value(d, need))
             total += self._chance_over_turns(s, p)
@@ -306,7 +307,8 @@ class Assessor:
             d = self.t.dice[s]
             own = self.t.senate[s]
             if own is None:
-                p = p_run(d, length + 1) + (p_run(d, length) - p_run(d, length + 1)) * 0.5
+                above = p_run(d, length + 1)
+                p = above + (p_run(d, length) - above) * 0.5
             else:
                 need = length + 1 - (own[1] - own[0] + 1)
                 p = p_run(d, need) * 0.5 if need > 0 else 0.0
