@@ -44,6 +44,7 @@ from alea.bots.base import Bot
 from alea.bots.table import Table
 from alea.bots.values import (
     card_values,
+    card_values_of,
     expected_best,
     expected_top,
     holdings,
@@ -337,9 +338,11 @@ class Assessor:
         self, rank: int, mean: float, prizes: tuple[float, ...], lose: float
     ) -> float:
         """Expected prize for a rank that ``mean`` rivals are still expected to pass."""
-        weights = poisson(mean, max(len(prizes) - rank, 0))
         won = 0.0
         got = 0.0
+        if rank >= len(prizes):
+            return won + (1.0 - got) * lose  # no prize left to pass: the same sum
+        weights = poisson(mean, len(prizes) - rank)
         for j, w in enumerate(weights):
             won += w * prizes[rank + j]
             got += w
@@ -617,15 +620,24 @@ class GreedyBot(Bot):
         return action
 
     def _choose_card(self, t: Table, legal: Sequence[Action]) -> Action:
-        h = holdings(t.my_provinces, t.my_patricians, t.my_senate, t.my_fortuna)
-        kind = legal[0].kind
-        values = card_values(h, kind, tuple(a.card for a in legal), t.rounds_after, t.rounds)
+        kind = action_parts(legal[0])[0]
+        cards = tuple([action_parts(a)[2] for a in legal])
+        values = card_values_of(
+            t.my_provinces,
+            t.my_patricians,
+            t.my_senate,
+            t.my_fortuna,
+            kind,
+            cards,
+            t.rounds - t.round,
+            t.rounds,
+        )
         # A loop, not max(key=lambda): mypyc cannot compile a closure in this (Python) class.
-        best = legal[0]
-        for action in legal[1:]:
-            if values[action.card] > values[best.card]:
-                best = action
-        return best
+        best = 0
+        for i in range(1, len(legal)):
+            if values[cards[i]] > values[cards[best]]:
+                best = i
+        return legal[best]
 
     def reroll_gains(
         self,

@@ -56,7 +56,7 @@ from typing import Any
 from alea.bots.base import Bot
 from alea.bots.greedy import Assessor, GreedyBot, GreedyParams, reroll_plans
 from alea.bots.table import Table
-from alea.bots.values import card_values, holdings, projected_of
+from alea.bots.values import card_values_of, projected_of
 from alea.iacta.determinize import determinize
 from alea.iacta.notation import REROLL, Action
 from alea.iacta.state import State
@@ -239,9 +239,17 @@ class ISMCTSBot(Bot):
         cheap, the first plans of :func:`reroll_plans` are taken.
         """
         if legal[0].kind in ("K", "P", "N"):
-            h = holdings(t.my_provinces, t.my_patricians, t.my_senate, t.my_fortuna)
             cards = tuple(a.card for a in legal)
-            worth = card_values(h, legal[0].kind, cards, t.rounds_after, t.rounds)
+            worth = card_values_of(
+                t.my_provinces,
+                t.my_patricians,
+                t.my_senate,
+                t.my_fortuna,
+                legal[0].kind,
+                cards,
+                t.rounds_after,
+                t.rounds,
+            )
             return sorted(legal, key=lambda a: -worth[a.card])
         assessor = Assessor(t, self._cheap)
         places = [a for a in legal if a.kind != REROLL]

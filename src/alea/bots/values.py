@@ -278,6 +278,27 @@ def card_values(
     return {card: _card_value(h, kind, card, rounds_after, rounds) for card in dict.fromkeys(cards)}
 
 
+@lru_cache(maxsize=1 << 15)
+def card_values_of(
+    provinces: tuple[str, ...],
+    patricians: tuple[str, ...],
+    senate: tuple[str, ...],
+    fortuna: tuple[int, ...],
+    kind: str,
+    cards: tuple[str, ...],
+    rounds_after: int,
+    rounds: int,
+) -> dict[str, float]:
+    """:func:`card_values` of :func:`holdings` of these cards, cached by the tuples as given.
+
+    Every evaluation choice of a playout asks it: keyed by plain tuples, a repeated
+    question skips hashing a :class:`Holdings` (a plain Python class, hashed by
+    Python code). Callers must not modify the returned dict.
+    """
+    h = holdings(provinces, patricians, senate, fortuna)
+    return card_values(h, kind, cards, rounds_after, rounds)
+
+
 @lru_cache(maxsize=1 << 16)
 def _card_value(h: Holdings, kind: str, card: str, rounds_after: int, rounds: int) -> float:
     """What ``card`` adds to :func:`projected` of ``h`` (one entry of :func:`card_values`)."""
