@@ -44,6 +44,7 @@ from alea.bots.base import Bot
 from alea.bots.table import Table
 from alea.bots.values import (
     card_values,
+    card_values_of,
     expected_best,
     expected_top,
     holdings,
@@ -168,6 +169,33 @@ def _prizes(
     )
 
 
+@lru_cache(maxsize=1 << 15)
+def _holdings_and_prizes(
+    provinces: tuple[str, ...],
+    patricians: tuple[str, ...],
+    senate_cards: tuple[str, ...],
+    fortuna: tuple[int, ...],
+    revealed_provinces: tuple[str, ...],
+    revealed_patricians: tuple[str, ...],
+    senate_unseen: tuple[str, ...],
+    rounds_after: int,
+    rounds: int,
+    players: int,
+) -> tuple[Holdings, tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]]:
+    """A seat's canonical holdings and :func:`_prizes`, keyed by a table's own fields.
+
+    Every decision of a playout asks this, and the answer changes only at an
+    evaluation: keyed by the table's tuples as they are, a repeat costs one
+    look-up instead of sorting the cards into a new :class:`Holdings` (a plain
+    Python class, slow to build and to hash) for :func:`_prizes`'s key.
+    """
+    h = holdings(provinces, patricians, senate_cards, fortuna)
+    prizes = _prizes(
+        h, revealed_provinces, revealed_patricians, senate_unseen, rounds_after, rounds, players
+    )
+    return h, prizes
+
+
 class Assessor:
     """Expected-points arithmetic for one seat at one decision (see the module doc).
 
@@ -183,22 +211,25 @@ class Assessor:
         n = t.players
         me = t.seat
         self.tau = params.token_value
-        self.h = holdings(t.my_provinces, t.my_patricians, t.my_senate, t.my_fortuna)
-        self.prov_prize, self.pat_prize, self.senate_prize = _prizes(
-            self.h,
+        self.h, prizes = _holdings_and_prizes(
+            t.my_provinces,
+            t.my_patricians,
+            t.my_senate,
+            t.my_fortuna,
             t.revealed_provinces,
             t.revealed_patricians,
             t.senate_unseen,
-            t.rounds_after,
+            t.rounds - t.round,
             t.rounds,
             n,
         )
+        self.prov_prize, self.pat_prize, self.senate_prize = prizes
         # Turns each player still gets this round (after the current turn).
         self.turns = self._turns_left()
         self.others = [s for s in range(n) if s != me and t.dice[s] and self.turns[s] > 0]
         four = sum(1 for c in t.my_senate if c == "IV")
         self.tile_bonus = four * 2 / 3  # IV: 2 points per 3 tiles
-        self.probs = tuple(round(p, 2) for p in t.fortuna_probs)
+        self.probs = _rounded(t.fortuna_probs)
         others = [self.turns[s] for s in self.others]
         horizon = (min(others) + 1) if others and not t.ending else 0
         usable = DICE_PER_TURN * horizon
@@ -207,8 +238,13 @@ class Assessor:
             for d in range(DICE_PER_PLAYER + 1)
         ]
         self._forum_rate = params.forum_rate * sum(self.turns[s] for s in self.others)
-        self._threat_cache: dict[tuple[str, int, int], float] = {}
-        self._memo: dict[tuple[Any, ...], float] = {}
+        # Memoised partial results, keyed by small ints (no tuple to build and hash).
+        self._castrum_threats: dict[int, float] = {}
+        self._senate_threats: dict[int, float] = {}
+        self._temple_threats: dict[int, float] = {}
+        self._set_values: dict[int, float] = {}
+        self._die_values: dict[int, float] = {}
+        self._straight_values: dict[int, float] = {}
         self._bases: dict[str, float] = {}
         self._utilities: dict[Action, float] = {}
 
@@ -242,27 +278,28 @@ class Assessor:
 
     def castrum_threat(self, value: int, count: int) -> float:
         """Expected number of rival sets that will still come to beat (value, count)."""
-        key = ("C", value, count)
-        found = self._threat_cache.get(key)
+        key = value * 16 + count
+        found = self._castrum_threats.get(key)
         if found is not None:
             return found
         total = 0.0
         higher = (6 - value) / 6
         for s in self.others:
             d = self.t.dice[s]
-            p = p_set(d, count + 1) + (p_set(d, count) - p_set(d, count + 1)) * higher
+            above = p_set(d, count + 1)
+            p = above + (p_set(d, count) - above) * higher
             for owner, v, c in self.t.castrum:
-                if owner == s and (c, v) < (count, value):
+                if owner == s and (c < count or (c == count and v < value)):
                     need = count + (1 if v < value else 0) - c
                     p = 1 - (1 - p) * (1 - p_value(d, need))
             total += self._chance_over_turns(s, p)
-        self._threat_cache[key] = total
+        self._castrum_threats[key] = total
         return total
 
     def senate_threat(self, low: int, high: int) -> float:
         """Expected number of rival straights that will still come to beat low..high."""
-        key = ("S", low, high)
-        found = self._threat_cache.get(key)
+        key = low * 16 + high
+        found = self._senate_threats.get(key)
         if found is not None:
             return found
         length = high - low + 1
@@ -271,18 +308,19 @@ class Assessor:
             d = self.t.dice[s]
             own = self.t.senate[s]
             if own is None:
-                p = p_run(d, length + 1) + (p_run(d, length) - p_run(d, length + 1)) * 0.5
+                above = p_run(d, length + 1)
+                p = above + (p_run(d, length) - above) * 0.5
             else:
                 need = length + 1 - (own[1] - own[0] + 1)
                 p = p_run(d, need) * 0.5 if need > 0 else 0.0
             total += self._chance_over_turns(s, p)
-        self._threat_cache[key] = total
+        self._senate_threats[key] = total
         return total
 
     def temple_threat(self, size: int, total: int) -> float:
         """Chance that a rival overtakes a leading Temple group of ``size`` dice and ``total``."""
-        key = ("T", size, total)
-        found = self._threat_cache.get(key)
+        key = size * 1024 + total
+        found = self._temple_threats.get(key)
         if found is not None:
             return found
         keep = 1.0
@@ -291,7 +329,7 @@ class Assessor:
             need = size + 1 - len(group)
             p = p_top_sum(self.t.dice[s], need, total - sum(group) + 1)
             keep *= 1.0 - self._chance_over_turns(s, p)
-        self._threat_cache[key] = 1.0 - keep
+        self._temple_threats[key] = 1.0 - keep
         return 1.0 - keep
 
     # ------------------------------------------------------- building values
@@ -300,31 +338,38 @@ class Assessor:
         self, rank: int, mean: float, prizes: tuple[float, ...], lose: float
     ) -> float:
         """Expected prize for a rank that ``mean`` rivals are still expected to pass."""
-        weights = poisson(mean, max(len(prizes) - rank, 0))
         won = 0.0
         got = 0.0
+        if rank >= len(prizes):
+            return won + (1.0 - got) * lose  # no prize left to pass: the same sum
+        weights = poisson(mean, len(prizes) - rank)
         for j, w in enumerate(weights):
             won += w * prizes[rank + j]
             got += w
         return won + (1.0 - got) * lose
 
     def _set_value(self, rank: int, value: int, count: int) -> float:
-        key = ("C", rank, value, count)
-        found = self._memo.get(key)
+        key = (rank * 16 + value) * 16 + count
+        found = self._set_values.get(key)
         if found is None:
             threat = self.castrum_threat(value, count)
             found = self._ranked_prize(rank, threat, self.prov_prize, count * self.tau)
-            self._memo[key] = found
+            self._set_values[key] = found
         return found
 
     def castrum_value(self, sets: Sequence[tuple[int, int, int]]) -> float:
         """Expected points of this seat's Castrum sets among ``sets`` (owner, value, count)."""
         me = self.t.seat
-        keys = sorted(((c, v) for _, v, c in sets), reverse=True)
         value = 0.0
         for owner, v, c in sets:
             if owner == me:
-                value += self._set_value(keys.index((c, v)), v, c)
+                # The set's rank: how many sets rank strictly above it, (count, value)
+                # descending (its index among the sorted keys).
+                rank = 0
+                for _, v2, c2 in sets:
+                    if c2 > c or (c2 == c and v2 > v):
+                        rank += 1
+                value += self._set_value(rank, v, c)
         return value
 
     def _castrum_after(self, value: int, added: int) -> float:
@@ -341,15 +386,15 @@ class Assessor:
         return self.castrum_value(sets)
 
     def _die_value(self, column: int, value: int) -> float:
-        key = ("F", column, value)
-        found = self._memo.get(key)
+        key = column * 16 + value
+        found = self._die_values.get(key)
         if found is None:
             mean = self._forum_rate * FORUM_SHARE_UP_TO[value]
             weights = poisson(mean, self.t.cols - column)
             prizes = self.pat_prize
             found = sum(w * prizes[column + j] for j, w in enumerate(weights))
             found += (1.0 - sum(weights)) * self.tau
-            self._memo[key] = found
+            self._die_values[key] = found
         return found
 
     def forum_value(self, row: Sequence[tuple[int, int]], pushed: int = 0) -> float:
@@ -368,19 +413,20 @@ class Assessor:
         if mine is None:
             return 0.0
         low, high = mine
-        key = (high - low, high)
-        rank = sum(
-            1
-            for s, st in enumerate(straights)
-            if st is not None and s != me and (st[1] - st[0], st[1]) > key
-        )
-        memo = ("S", rank, low, high)
-        found = self._memo.get(memo)
+        span = high - low
+        rank = 0
+        for s, st in enumerate(straights):
+            if st is not None and s != me:
+                other = st[1] - st[0]
+                if other > span or (other == span and st[1] > high):
+                    rank += 1
+        memo = (rank * 16 + low) * 16 + high
+        found = self._straight_values.get(memo)
         if found is None:
             threat = self.senate_threat(low, high)
             lose = (high - low + 1) * self.tau
             found = self._ranked_prize(rank, threat, self.senate_prize, lose)
-            self._memo[memo] = found
+            self._straight_values[memo] = found
         return found
 
     def temple_value(self, groups: Sequence[tuple[int, ...]], new_draws: int) -> float:
@@ -471,19 +517,42 @@ class Assessor:
         """
         best_action = actions[0]
         best_value = float("-inf")
+        # The engine lists placements first and re-rolls last (State.legal_actions):
+        # the placements end at the first re-roll.
+        end = len(actions)
         top = 0
-        for action in actions:
-            kind, dice, _ = action_parts(action)
+        for i in range(end):
+            kind, dice, _ = action_parts(actions[i])
+            if kind == REROLL:
+                end = i
+                break
             if kind == "T":
                 top = max(top, sum(dice))
-        for action in actions:
-            kind, dice, _ = action_parts(action)
-            if kind == REROLL or (kind == "T" and sum(dice) < top):
-                continue
-            value = self.utility(action)
+        utilities = self._utilities
+        for i in range(end):
+            action = actions[i]
+            if top:
+                kind, dice, _ = action_parts(action)
+                if kind == "T" and sum(dice) < top:
+                    continue
+            value = utilities.get(action)
+            if value is None:
+                value = self._utility(action)
+                utilities[action] = value
             if value > best_value + 1e-9:
                 best_action, best_value = action, value
         return best_action, best_value
+
+
+@lru_cache(maxsize=1 << 12)
+def _rounded(probs: tuple[float, float, float]) -> tuple[float, float, float]:
+    """Fortuna chances rounded to 0.01, so that :func:`expected_top`'s cache stays small.
+
+    Cached: ``round`` to a number of digits goes through a decimal conversion, and
+    the chances change only when a Fortuna tile is seen.
+    """
+    p1, p2, p3 = probs
+    return (round(p1, 2), round(p2, 2), round(p3, 2))
 
 
 def _forum_index(row: list[tuple[int, int]], value: int) -> int:
@@ -551,15 +620,24 @@ class GreedyBot(Bot):
         return action
 
     def _choose_card(self, t: Table, legal: Sequence[Action]) -> Action:
-        h = holdings(t.my_provinces, t.my_patricians, t.my_senate, t.my_fortuna)
-        kind = legal[0].kind
-        values = card_values(h, kind, tuple(a.card for a in legal), t.rounds_after, t.rounds)
+        kind = action_parts(legal[0])[0]
+        cards = tuple([action_parts(a)[2] for a in legal])
+        values = card_values_of(
+            t.my_provinces,
+            t.my_patricians,
+            t.my_senate,
+            t.my_fortuna,
+            kind,
+            cards,
+            t.rounds - t.round,
+            t.rounds,
+        )
         # A loop, not max(key=lambda): mypyc cannot compile a closure in this (Python) class.
-        best = legal[0]
-        for action in legal[1:]:
-            if values[action.card] > values[best.card]:
-                best = action
-        return best
+        best = 0
+        for i in range(1, len(legal)):
+            if values[cards[i]] > values[cards[best]]:
+                best = i
+        return legal[best]
 
     def reroll_gains(
         self,

@@ -56,7 +56,7 @@ from typing import Any
 from alea.bots.base import Bot
 from alea.bots.greedy import Assessor, GreedyBot, GreedyParams, reroll_plans
 from alea.bots.table import Table
-from alea.bots.values import card_values, holdings, projected
+from alea.bots.values import card_values_of, projected_of
 from alea.iacta.determinize import determinize
 from alea.iacta.notation import REROLL, Action
 from alea.iacta.state import State
@@ -239,9 +239,17 @@ class ISMCTSBot(Bot):
         cheap, the first plans of :func:`reroll_plans` are taken.
         """
         if legal[0].kind in ("K", "P", "N"):
-            h = holdings(t.my_provinces, t.my_patricians, t.my_senate, t.my_fortuna)
             cards = tuple(a.card for a in legal)
-            worth = card_values(h, legal[0].kind, cards, t.rounds_after, t.rounds)
+            worth = card_values_of(
+                t.my_provinces,
+                t.my_patricians,
+                t.my_senate,
+                t.my_fortuna,
+                legal[0].kind,
+                cards,
+                t.rounds_after,
+                t.rounds,
+            )
             return sorted(legal, key=lambda a: -worth[a.card])
         assessor = Assessor(t, self._cheap)
         places = [a for a in legal if a.kind != REROLL]
@@ -387,16 +395,23 @@ class ISMCTSBot(Bot):
         policy = self._policy
         game_horizon = self.horizon == "game"
         steps = 1
-        while not state.is_terminal():
+        # The state's methods bound once: this loop runs every simulated decision
+        # and chance event of every playout.
+        apply = state.apply
+        is_terminal = state.is_terminal
+        is_chance = state.is_chance
+        sample_chance = state.sample_chance
+        current_player = state.current_player
+        while not is_terminal():
             if not game_horizon and state.round != start_round:
                 break
-            if state.is_chance():
-                state.apply(state.sample_chance(rng))
+            if is_chance():
+                apply(sample_chance(rng))
                 continue
             steps += 1
-            player = state.current_player()
+            player = current_player()
             if player != seat or not in_tree:
-                state.apply(policy(state, player, rng))
+                apply(policy(state, player, rng))
                 continue
             legal = state.legal_actions()
             key = tuple(state.log(seat)[mark:])
@@ -439,13 +454,15 @@ def evaluate(state: State) -> list[float]:
     after = state.rounds - state.round
     values: list[float] = []
     for s in range(state.players):
-        h = holdings(
+        projection = projected_of(
             tuple(state.provinces[s]),
             tuple(state.patricians[s]),
             tuple(state.senate_cards[s]),
             tuple(state.fortuna_kept[s]),
+            0 if over else after,
+            state.rounds,
         )
         tokens = state.tokens[s]
         bonus = tokens // 2 if over else tokens * 0.5
-        values.append(projected(h, 0 if over else after, state.rounds) + bonus)
+        values.append(projection + bonus)
     return values

@@ -205,9 +205,9 @@ class Table:
                 known.extend(state.senate_hand)
             known.extend(card for card, placer in state.senate_bottom if placer == seat)
             t.senate_unseen = _unseen(n, tuple(known))
-        kept = [v for k in state.fortuna_kept for v in k]
-        t.fortuna_probs = _fortuna_probs(
-            state.fortuna_discards[1:], kept, list(t.drawn), sum(state.fortuna_stack)
+        kept = tuple([v for k in state.fortuna_kept for v in k])
+        t.fortuna_probs = _fortuna_probs_of(
+            tuple(state.fortuna_discards[1:]), kept, t.drawn, sum(state.fortuna_stack)
         )
         return t
 
@@ -222,6 +222,15 @@ def _unseen(players: int, known: tuple[str, ...]) -> tuple[str, ...]:
     rest = Counter(senate_deck(players))
     rest.subtract(known)
     return tuple(sorted(card for card, k in rest.items() for _ in range(max(k, 0))))
+
+
+@lru_cache(maxsize=1 << 12)
+def _fortuna_probs_of(
+    discards: tuple[int, ...], kept: tuple[int, ...], drawn: tuple[int, ...], stack: int
+) -> tuple[float, float, float]:
+    """:func:`_fortuna_probs`, cached: IS-MCTS asks it at every simulated decision,
+    and the tiles seen change a few times a round."""
+    return _fortuna_probs(list(discards), list(kept), list(drawn), stack)
 
 
 def _fortuna_probs(

@@ -99,9 +99,23 @@ def p_run(dice: int, length: int) -> float:
     return sum(p for o, p in roll_distribution(dice) if _longest_run(o.dice) >= length)
 
 
-@cache
 def p_top_sum(dice: int, take: int, total: int) -> float:
-    """Chance that the highest ``take`` of ``dice`` fair dice add up to at least ``total``."""
+    """Chance that the highest ``take`` of ``dice`` fair dice add up to at least ``total``.
+
+    A total at most ``take`` (every roll reaches it) or above ``6 * take`` (none
+    does) asks the same question as the nearest bound: clamped, so that the cache
+    holds a few hundred entries instead of one for every total a search meets.
+    """
+    if take > 0:
+        if total < take:
+            total = take
+        elif total > 6 * take + 1:
+            total = 6 * take + 1
+    return _p_top_sum(dice, take, total)
+
+
+@cache
+def _p_top_sum(dice: int, take: int, total: int) -> float:
     if take <= 0:
         return 1.0 if total <= 0 else 0.0
     if take > dice:
@@ -131,8 +145,13 @@ def expected_top(known: tuple[int, ...], draws: int, keep: int, probs: tuple[flo
     return sum(sum(best) * p for best, p in dist.items())
 
 
+@lru_cache(maxsize=1 << 14)
 def poisson(mean: float, limit: int) -> tuple[float, ...]:
-    """P(X = 0..limit-1) for a Poisson count with ``mean`` (the rest is P(X >= limit))."""
+    """P(X = 0..limit-1) for a Poisson count with ``mean`` (the rest is P(X >= limit)).
+
+    ``mean`` is rounded to 0.001 for the table below; this cache, keyed by the mean
+    as given, spares the rounding (a decimal conversion) on a repeated question.
+    """
     return _poisson(round(mean, 3), limit)
 
 
@@ -179,13 +198,19 @@ def _summary(h: Holdings) -> tuple[int, int, int]:
     return found.score, found.tiebreak, 2 * places - found.placed
 
 
+@lru_cache(maxsize=1 << 16)
 def holdings(
     provinces: tuple[str, ...],
     patricians: tuple[str, ...],
     senate: tuple[str, ...],
     fortuna: tuple[int, ...],
 ) -> Holdings:
-    """Canonical holdings (sorted, no tokens) so that the cache sees equal keys."""
+    """Canonical holdings (sorted, no tokens) so that the cache sees equal keys.
+
+    Cached (the value is immutable): building a :class:`Holdings`, a plain Python
+    class, costs tens of microseconds, and a search asks for the same holdings at
+    nearly every simulated decision and at the end of every playout.
+    """
     return Holdings(
         tuple(sorted(provinces)),
         tuple(sorted(patricians)),
@@ -193,6 +218,23 @@ def holdings(
         tuple(sorted(fortuna)),
         0,
     )
+
+
+@lru_cache(maxsize=1 << 16)
+def projected_of(
+    provinces: tuple[str, ...],
+    patricians: tuple[str, ...],
+    senate: tuple[str, ...],
+    fortuna: tuple[int, ...],
+    rounds_after: int,
+    rounds: int,
+) -> float:
+    """:func:`projected` of :func:`holdings` of these cards, cached by the cards as given.
+
+    IS-MCTS values every player at the end of every playout: keyed by plain
+    tuples, a repeated question skips building and hashing a :class:`Holdings`.
+    """
+    return projected(holdings(provinces, patricians, senate, fortuna), rounds_after, rounds)
 
 
 def projected(h: Holdings, rounds_after: int, rounds: int) -> float:
@@ -228,11 +270,37 @@ def card_values(
 ) -> dict[str, float]:
     """What each of ``cards`` adds to :func:`projected` of ``h`` (``kind``: P, N or K).
 
-    Cached: within a round the same question comes back at every decision.
-    Callers must not modify the returned dict.
+    Cached: within a round the same question comes back at every decision, and
+    each card's value is cached on its own, because the next player asks about
+    the same cards less the one just taken. Callers must not modify the returned
+    dict.
     """
+    return {card: _card_value(h, kind, card, rounds_after, rounds) for card in dict.fromkeys(cards)}
+
+
+@lru_cache(maxsize=1 << 15)
+def card_values_of(
+    provinces: tuple[str, ...],
+    patricians: tuple[str, ...],
+    senate: tuple[str, ...],
+    fortuna: tuple[int, ...],
+    kind: str,
+    cards: tuple[str, ...],
+    rounds_after: int,
+    rounds: int,
+) -> dict[str, float]:
+    """:func:`card_values` of :func:`holdings` of these cards, cached by the tuples as given.
+
+    Every evaluation choice of a playout asks it: keyed by plain tuples, a repeated
+    question skips hashing a :class:`Holdings` (a plain Python class, hashed by
+    Python code). Callers must not modify the returned dict.
+    """
+    h = holdings(provinces, patricians, senate, fortuna)
+    return card_values(h, kind, cards, rounds_after, rounds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _card_value(h: Holdings, kind: str, card: str, rounds_after: int, rounds: int) -> float:
+    """What ``card`` adds to :func:`projected` of ``h`` (one entry of :func:`card_values`)."""
     base = projected(h, rounds_after, rounds)
-    return {
-        card: projected(with_card(h, kind, card), rounds_after, rounds) - base
-        for card in dict.fromkeys(cards)
-    }
+    return projected(with_card(h, kind, card), rounds_after, rounds) - base
