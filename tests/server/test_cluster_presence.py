@@ -24,16 +24,22 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from sqlalchemy import text
 
 from alea.server import Settings
+from alea.server.tables import VersionConflict
+from alea.server.writes import op_abandon, op_record_seen
 from tests.server.accounts_support import Browser
 from tests.server.cluster_support import redis_url, wait_for
 from tests.server.support import (
+    Database,
     LiveServer,
     ShiftedClock,
     connect,
     create_game,
     database,
+    migrated_from,
     quick_bots,
 )
 
@@ -156,3 +162,33 @@ def test_an_accounts_seat_is_known_at_the_other_process(tmp_path: Path) -> None:
         assert held[2] is None
         for browser in (alice, bruno):
             browser.close()
+
+
+def test_presence_only_moves_forward_and_keeps_a_table_open(db: Database) -> None:
+    """The two writes on their own, on both databases, from a database of revision 0015."""
+    engine = migrated_from(
+        db.url,
+        "0015",
+        "INSERT INTO games (id, players, status, public, title, created_at, updated_at,"
+        " version, result, game) VALUES ('old', 2, 'active', true, '', 0, 0, 0, NULL, 'iacta')",
+    )
+
+    def stored() -> tuple[str, float | None]:
+        with engine.connect() as conn:
+            row = conn.execute(text("SELECT status, human_seen FROM games WHERE id = 'old'")).one()
+        return str(row[0]), row[1]
+
+    assert stored() == ("active", None)  # an existing game: never recorded
+    for at in (100.0, 50.0):  # a late write of an older sighting changes nothing
+        with engine.begin() as conn:
+            op_record_seen({"old": at})(conn)
+        assert stored() == ("active", 100.0)
+    with pytest.raises(VersionConflict), engine.begin() as conn:
+        op_abandon("old", 100.0, 200.0)(conn)  # a human was there at the cutoff
+    assert stored() == ("active", 100.0)
+    with engine.begin() as conn:
+        op_abandon("old", 100.5, 200.0)(conn)
+    assert stored() == ("abandoned", 100.0)
+    with pytest.raises(VersionConflict), engine.begin() as conn:
+        op_abandon("old", 100.5, 300.0)(conn)  # closed once
+    engine.dispose()
