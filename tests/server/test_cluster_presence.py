@@ -29,7 +29,7 @@ from sqlalchemy import text
 
 from alea.server import Settings
 from alea.server.tables import VersionConflict
-from alea.server.writes import op_abandon, op_record_seen
+from alea.server.writes import op_abandon, op_append_events, op_record_seen
 from tests.server.accounts_support import Browser
 from tests.server.cluster_support import redis_url, wait_for
 from tests.server.support import (
@@ -191,4 +191,9 @@ def test_presence_only_moves_forward_and_keeps_a_table_open(db: Database) -> Non
     assert stored() == ("abandoned", 100.0)
     with pytest.raises(VersionConflict), engine.begin() as conn:
         op_abandon("old", 100.5, 300.0)(conn)  # closed once
+    # A move another process stores a moment after the close is refused like a stale one.
+    with pytest.raises(VersionConflict), engine.begin() as conn:
+        op_append_events("old", 0, ["x"], [0], now=300.0)(conn)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version FROM games WHERE id = 'old'")).scalar_one() == 0
     engine.dispose()

@@ -90,12 +90,15 @@ def op_create_game(
 
 # The hot path (one per accepted action) uses prepared text statements: building Core
 # statements per call costs three times as much CPU, and these are portable as written.
+#: The version guard of every append. A table closed as abandoned (by another process, a
+#: moment before) takes no more events: the append fails like a stale one.
 _ADVANCE = text(
-    "UPDATE games SET version = :new, updated_at = :now WHERE id = :id AND version = :old"
+    "UPDATE games SET version = :new, updated_at = :now "
+    "WHERE id = :id AND version = :old AND status <> 'abandoned'"
 )
 _FINISH = text(
     "UPDATE games SET version = :new, updated_at = :now, status = :status, result = :result "
-    "WHERE id = :id AND version = :old"
+    "WHERE id = :id AND version = :old AND status <> 'abandoned'"
 )
 _INSERT_EVENT = text(
     "INSERT INTO events (game_id, idx, event, actor, created_at) "
