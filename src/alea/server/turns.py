@@ -407,7 +407,7 @@ class TurnClocks:
                 game.seen_stored = max(game.seen_stored, at)
 
     async def _close(self, game: Game) -> bool:
-        """Close ``game`` as abandoned (its lock held); whether this process closed it."""
+        """Close ``game`` as abandoned, under its lock; whether this process closed it."""
         async with game.lock:
             after = abandon_after(game.control, game.players, self.abandon)
             now = self.clock.now()
