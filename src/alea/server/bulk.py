@@ -47,7 +47,7 @@ Row = dict[str, Any]
 _PG_MOVE = (
     "UPDATE games AS g SET version = v.new, updated_at = v.now "
     "FROM json_to_recordset(%s::json) AS v(id varchar, old int, new int, now float8) "
-    "WHERE g.id = v.id AND g.version = v.old"
+    "WHERE g.id = v.id AND g.version = v.old AND g.status <> 'abandoned'"
 )
 #: The new events (a JSON array of ``Row`` objects), inserted only if all ``%s`` games moved.
 _PG_ADD = (
@@ -68,7 +68,10 @@ PG_APPEND_COMMITTED = (
     f"WITH moved AS ({_PG_MOVE} RETURNING g.id), added AS ({_PG_ADD} RETURNING 1) "
     "SELECT 1 / ((SELECT count(*) FROM moved) = %s)::int, (SELECT count(*) FROM added)"
 )
-_SQLITE_ADVANCE = "UPDATE games SET version = ?, updated_at = ? WHERE id = ? AND version = ?"
+_SQLITE_ADVANCE = (
+    "UPDATE games SET version = ?, updated_at = ? "
+    "WHERE id = ? AND version = ? AND status <> 'abandoned'"
+)
 _SQLITE_INSERT = (
     "INSERT INTO events (game_id, idx, event, actor, created_at) VALUES (?, ?, ?, ?, ?)"
 )

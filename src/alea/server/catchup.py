@@ -78,7 +78,15 @@ def load_since(engine: Engine, game_id: str, start: int) -> Stored | None:
         ).all()
         record.seats = [
             SeatRecord(
-                int(s.seat), str(s.kind), s.level, str(s.name), s.token_hash, bool(s.replaced)
+                int(s.seat),
+                str(s.kind),
+                s.level,
+                str(s.name),
+                s.token_hash,
+                bool(s.replaced),
+                # The account link too: a rated claim made at another process must be
+                # known here (an account sits once at a rated table).
+                s.user_id,
             )
             for s in seats
         ]
@@ -152,15 +160,23 @@ def apply_stored(game: Game, stored: Stored, now: float) -> bool | None:
         if s.seat >= len(game.seats):
             return None
         mine = game.seats[s.seat]
-        if (mine.kind, mine.level, mine.name, mine.token_hash, mine.replaced) != (
+        if (mine.kind, mine.level, mine.name, mine.token_hash, mine.replaced, mine.user_id) != (
             s.kind,
             s.level,
             s.name,
             s.token_hash,
             s.replaced,
+            s.user_id,
         ):
             game.seats[s.seat] = Seat(
-                s.seat, s.kind, s.level, s.name, s.token_hash, s.replaced, mine.connections
+                s.seat,
+                s.kind,
+                s.level,
+                s.name,
+                s.token_hash,
+                s.replaced,
+                mine.connections,
+                s.user_id,
             )
             if s.kind == "human" and mine.kind != "human":
                 game.turn_since = now  # a reclaimed seat's idle clock starts afresh
@@ -194,6 +210,9 @@ def apply_stored(game: Game, stored: Stored, now: float) -> bool | None:
         ) = fields
         changed = True
     game.updated_at = record.updated_at
+    if record.human_seen is not None:  # a human was seen at another process: not abandoned
+        game.human_seen = max(game.human_seen, record.human_seen)
+        game.seen_stored = max(game.seen_stored, record.human_seen)
     return changed
 
 

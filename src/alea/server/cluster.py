@@ -70,6 +70,7 @@ class TurnCounts(Protocol):
     """What the health check reads of :class:`alea.server.turns.TurnClocks`."""
 
     timeouts: int
+    abandoned: int
 
 
 class GameServer(Protocol):
@@ -236,6 +237,7 @@ class Cluster:
             "bot_moves": self.server.seats.bot_moves,
             "bot_stale": self.server.seats.bot_stale,
             "timeouts": self.server.turns.timeouts,
+            "abandoned": self.server.turns.abandoned,
         }
 
     # ---------------------------------------------------------------- fan-out

@@ -242,6 +242,9 @@ class Core:
             game.clock_started = clock.turn_started or 0.0
             game.banks = list(clock.banks) or [float(clock.bank)] * record.players
             game.human_seen = clock.human_seen or record.updated_at
+        if record.human_seen is not None:  # a process saw a human there (games.human_seen)
+            game.human_seen = max(game.human_seen, record.human_seen)
+            game.seen_stored = record.human_seen
         return game
 
     async def _reload(self, game: Game) -> None:

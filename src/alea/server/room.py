@@ -223,6 +223,9 @@ class Game:
     banks: list[float] = field(default_factory=list)
     #: When a human last acted or was at the table (server's clock), for abandonment.
     human_seen: float = 0.0
+    #: The ``human_seen`` this process last stored (``games.human_seen``; with several
+    #: processes, so that the others know a human is here).
+    seen_stored: float = 0.0
     #: The version and status the clock service last looked at (to see what changed).
     seen_version: int = -1
     seen_status: str = ""

@@ -447,6 +447,7 @@ def _game_record(row: Any) -> GameRecord:
         referee_token=row["referee_token"],
         exchange=_exchange(row["exchange"]),
         rated=bool(row["rated"]),
+        human_seen=None if row.get("human_seen") is None else float(row["human_seen"]),
     )
 
 

@@ -56,6 +56,9 @@ games_table = Table(
     Column("exchange", Text, nullable=True),
     #: A rated table (revision 0012): every human seat held by an account.
     Column("rated", Boolean, nullable=False, server_default=false()),
+    #: When a process last saw a human at the table (revision 0016): abandonment across
+    #: processes (alea.server.turns); null: never recorded.
+    Column("human_seen", Float, nullable=True),
     Index("ix_games_status", "status"),
 )
 
@@ -304,6 +307,8 @@ class GameRecord:
     rated: bool = False
     #: The stored snapshot of the engine state, if any (checked against ``events`` before use).
     snapshot: SnapshotRecord | None = None
+    #: When a process last recorded a human at the table (None: never; see ``games.human_seen``).
+    human_seen: float | None = None
 
 
 @dataclass

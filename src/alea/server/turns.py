@@ -20,6 +20,11 @@ server's injected clock) the table's policy applies:
 :func:`~alea.server.timecontrol.abandon_after` (``Settings.abandon_after``,
 longer for turn-based tables) is closed with the status ``abandoned``: it is
 no longer listed as in progress, its log is kept, and no move is accepted.
+With several processes each sees only its own sockets: every sweep a process
+records when it saw a human at its tables (``games.human_seen``), and a table
+is closed only by a write that finds no human recorded there by any process for
+that time, so it is never closed while its players are at another process, and
+closed once.
 
 Interested parties (the notifier, :mod:`alea.server.notify`) subscribe to the
 moments people care about: a turn passing to a human seat, a game ending.
@@ -33,14 +38,21 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
+from alea.server import catchup
 from alea.server.clock import Clock, DeadlineWatcher
 from alea.server.core import Core
 from alea.server.errors import ServerError
 from alea.server.room import ABANDONED, ACTIVE, BOT, FINISHED, HUMAN, OVER, Game, Seat
 from alea.server.seats import Seating
-from alea.server.tables import ClockRecord
+from alea.server.tables import ClockRecord, VersionConflict
 from alea.server.timecontrol import BOT_SEAT, abandon_after, bank_after, deadline
-from alea.server.writes import op_save_clock, op_set_status, op_update_seats
+from alea.server.writes import (
+    op_abandon,
+    op_record_seen,
+    op_save_clock,
+    op_set_status,
+    op_update_seats,
+)
 
 log = logging.getLogger("alea.server")
 
@@ -142,6 +154,8 @@ class TurnClocks:
         #: Turns this process timed out (a policy applied): across the processes of one
         #: service each timeout happens once (``/api/health``'s cluster part).
         self.timeouts = 0
+        #: Tables this process closed as abandoned (across processes, each closed once).
+        self.abandoned = 0
         core.followers.append(self.follow)
 
     # ------------------------------------------------------------ life cycle
@@ -345,9 +359,15 @@ class TurnClocks:
             await asyncio.sleep(self.poll)
 
     async def sweep(self) -> list[str]:
-        """Close every table all humans left long enough ago; the ids closed."""
+        """Close every table all humans left long enough ago; the ids closed.
+
+        With several processes (``Core.shared``) a process sees only its own sockets,
+        so it first records where it saw humans (``games.human_seen``, one statement a
+        sweep), and closes a table only by a write that finds no human recorded there
+        by any process for the stated time (:func:`~alea.server.writes.op_abandon`).
+        """
         now = self.clock.now()
-        closed = []
+        due = []
         for game in list(self.core.games.values()):
             if game.status != ACTIVE:
                 continue
@@ -356,20 +376,57 @@ class TurnClocks:
                 continue  # a bots-only table plays itself to the end
             if any(s.connections > 0 for s in humans) or game.referee_connections > 0:
                 game.human_seen = now
-                continue
-            if now - game.human_seen >= abandon_after(game.control, game.players, self.abandon):
-                await self._close(game)
+            elif now - game.human_seen >= abandon_after(game.control, game.players, self.abandon):
+                due.append(game)
+        if self.core.shared:
+            await self._record_presence()
+        closed = []
+        for game in due:
+            if await self._close(game):
                 closed.append(game.id)
         return closed
 
-    async def _close(self, game: Game) -> None:
+    async def _record_presence(self) -> None:
+        """Store when this process last saw a human at each table it newly saw one at,
+        so the other processes know (at most one write a sweep, for all tables)."""
+        seen = {
+            game.id: game.human_seen
+            for game in list(self.core.games.values())
+            if game.status == ACTIVE and game.human_seen > game.seen_stored
+        }
+        if not seen:
+            return
+        try:
+            await self.core.write(op_record_seen(seen))
+        except ServerError:
+            log.warning("the presence of %d tables could not be stored", len(seen))
+            return
+        for game_id, at in seen.items():
+            game = self.core.games.get(game_id)
+            if game is not None:
+                game.seen_stored = max(game.seen_stored, at)
+
+    async def _close(self, game: Game) -> bool:
+        """Close ``game`` as abandoned, under its lock; whether this process closed it."""
         async with game.lock:
-            if game.status != ACTIVE:
-                return
+            after = abandon_after(game.control, game.players, self.abandon)
             now = self.clock.now()
-            await self.core.write(op_set_status(game.id, ABANDONED, now))
+            if game.status != ACTIVE or now - game.human_seen < after:
+                return False
+            if self.core.shared:
+                try:
+                    await self.core.write(op_abandon(game.id, now - after, now))
+                except VersionConflict:
+                    # A human was seen at another process (or it was closed, or it ended
+                    # there): take what is stored, and look again at the next sweep.
+                    await catchup.catch_up(self.core, game)
+                    return False
+            else:
+                await self.core.write(op_set_status(game.id, ABANDONED, now))
             game.status = ABANDONED
             game.updated_at = now
+            self.abandoned += 1
             self.core.notify(game)
             self.core.remember_over(game.id)
         log.info("game %s: every human left; closed as abandoned", game.id)
+        return True

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, delete, select, text, update
+from sqlalchemy import Connection, bindparam, delete, or_, select, text, update
 
 from alea.server import bulk
 from alea.server.tables import (
@@ -90,12 +90,15 @@ def op_create_game(
 
 # The hot path (one per accepted action) uses prepared text statements: building Core
 # statements per call costs three times as much CPU, and these are portable as written.
+#: The version guard of every append. A table closed as abandoned (by another process, a
+#: moment before) takes no more events: the append fails like a stale one.
 _ADVANCE = text(
-    "UPDATE games SET version = :new, updated_at = :now WHERE id = :id AND version = :old"
+    "UPDATE games SET version = :new, updated_at = :now "
+    "WHERE id = :id AND version = :old AND status <> 'abandoned'"
 )
 _FINISH = text(
     "UPDATE games SET version = :new, updated_at = :now, status = :status, result = :result "
-    "WHERE id = :id AND version = :old"
+    "WHERE id = :id AND version = :old AND status <> 'abandoned'"
 )
 _INSERT_EVENT = text(
     "INSERT INTO events (game_id, idx, event, actor, created_at) "
@@ -400,5 +403,51 @@ def op_set_status(game_id: str, status: str, now: float) -> Callable[[Connection
             .where(games_table.c.id == game_id)
             .values(status=status, updated_at=now)
         )
+
+    return run
+
+
+def op_record_seen(seen: dict[str, float]) -> Callable[[Connection], None]:
+    """Record that a human was at each table of ``seen`` (game id -> when), in one
+    statement: ``games.human_seen`` only moves forward, whichever process writes it."""
+    rows = [{"gid": game_id, "seen": at} for game_id, at in seen.items()]
+
+    def run(conn: Connection) -> None:
+        column = games_table.c.human_seen
+        conn.execute(
+            update(games_table)
+            .where(
+                games_table.c.id == bindparam("gid"),
+                or_(column.is_(None), column < bindparam("seen")),
+            )
+            .values(human_seen=bindparam("seen")),
+            rows,
+        )
+
+    return run
+
+
+def op_abandon(game_id: str, cutoff: float, now: float) -> Callable[[Connection], None]:
+    """Close an active table as ``abandoned`` unless a human was recorded at it at or
+    after ``cutoff`` (by any process); :class:`VersionConflict` if it was not closed.
+
+    The check is the ``UPDATE``'s own condition, under the row's lock: two processes
+    closing at once close it once (the second finds it no longer active), and a
+    presence recorded first keeps it open.
+    """
+
+    def run(conn: Connection) -> None:
+        column = games_table.c.human_seen
+        done = conn.execute(
+            update(games_table)
+            .where(
+                games_table.c.id == game_id,
+                games_table.c.status == "active",
+                or_(column.is_(None), column < cutoff),
+            )
+            .values(status="abandoned", updated_at=now)
+        )
+        if done.rowcount != 1:
+            raise VersionConflict(f"game {game_id}: not active, or a human was seen there")
 
     return run

@@ -1,0 +1,199 @@
+"""Two processes in one test, on one PostgreSQL and one Redis: who is at a table, and
+which account holds a seat, are known at every process.
+
+* **Abandonment** counts the humans at every process: a table whose players are
+  connected only to process A is not closed by process B, which holds the game in
+  memory with none of its sockets; with nobody anywhere for the stated time it is
+  closed, once between the two.
+* **Account links** (``seats.user_id``) travel with a catch-up: an account seated at a
+  rated table through one process cannot take a second seat through the other.
+
+Both processes run in this test process (uvicorn threads) on one injected clock, so a
+day passes in one call and each sweep is run when the test says. Needs PostgreSQL and
+Redis (skips otherwise, saying which is missing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import text
+
+from alea.server import Settings
+from alea.server.tables import VersionConflict
+from alea.server.writes import op_abandon, op_append_events, op_record_seen
+from tests.server.accounts_support import Browser
+from tests.server.cluster_support import redis_url, wait_for
+from tests.server.support import (
+    Database,
+    LiveServer,
+    ShiftedClock,
+    connect,
+    create_game,
+    database,
+    migrated_from,
+    quick_bots,
+)
+
+HOUR = 3600.0
+HUMAN = {"kind": "human"}
+
+
+@contextlib.contextmanager
+def two_processes(tmp_path: Path, clock: ShiftedClock) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Processes A and B of one service; their own abandonment sweeps wait an hour (the
+    test runs each sweep itself), and a table is abandoned after two hours."""
+    url = redis_url()
+    prefix = f"alea-t-{secrets.token_hex(4)}"
+    with database("postgresql", tmp_path) as db:
+
+        def settings() -> Settings:
+            return Settings(
+                database_url=db.url,
+                redis_url=url,
+                redis_prefix=prefix,
+                clock=clock,
+                bot_factory=quick_bots,
+                bot_delay=0.0,
+                idle_timeout=10 * 24 * HOUR,
+                chance_rng=lambda: random.Random(11),
+                abandon_after=2 * HOUR,
+                abandon_poll=HOUR,
+            )
+
+        try:
+            with LiveServer(settings()) as a, LiveServer(settings()) as b:
+                yield a, b
+        finally:
+            with contextlib.suppress(Exception):
+                import redis
+
+                client = redis.Redis.from_url(url)
+                keys = list(client.scan_iter(f"{prefix}:*"))
+                if keys:
+                    client.delete(*keys)
+
+
+async def sweep(server: LiveServer) -> list[str]:
+    """Run one abandonment sweep of ``server`` on its own event loop; the ids it closed."""
+    turns = server.games.turns
+    loop = turns._sweeper.get_loop()
+    closed: list[str] = await asyncio.wrap_future(
+        asyncio.run_coroutine_threadsafe(turns.sweep(), loop)
+    )
+    return closed
+
+
+def status_at(server: LiveServer, game_id: str) -> str:
+    found: dict[str, Any] = httpx.get(f"{server.base}/api/games/{game_id}", timeout=30).json()
+    return str(found["status"])
+
+
+def test_a_table_is_abandoned_only_when_nobody_is_at_any_process(tmp_path: Path) -> None:
+    clock = ShiftedClock()
+    with two_processes(tmp_path, clock) as (a, b):
+        created = create_game(a.base, [HUMAN, HUMAN], name="S0")
+        game_id = created["game"]["id"]
+        claimed = httpx.post(f"{a.base}/api/games/{game_id}/seats/1/claim", json={"name": "S1"})
+        assert claimed.status_code == 200, claimed.text
+        tokens = [created["token"], claimed.json()["token"]]
+        assert status_at(b, game_id) == "active"  # B now holds the game, with no socket
+        assert game_id in b.games.core.games
+
+        async def play() -> None:
+            clients = [await connect(a.ws_base, game_id, token) for token in tokens]
+            # Five hours pass with both players connected at A (each sweep sees them
+            # there); B, which has none of their sockets, must not close the table.
+            for _ in range(5):
+                clock.advance(HOUR)
+                assert await sweep(a) == []
+                assert await sweep(b) == []
+            assert status_at(a, game_id) == status_at(b, game_id) == "active"
+            for client in clients:
+                await client.close()
+            seats = a.games.core.games[game_id].seats
+            assert wait_for(lambda: all(s.connections == 0 for s in seats), timeout=10)
+
+            # Nobody anywhere: not yet after one hour, closed after three, and once.
+            clock.advance(HOUR)
+            assert await sweep(a) == [] and await sweep(b) == []
+            clock.advance(2 * HOUR)
+            first, second = await asyncio.gather(sweep(a), sweep(b))
+            assert sorted(first + second) == [game_id]
+            turns = [a.games.turns.abandoned, b.games.turns.abandoned]
+            assert sum(turns) == 1, turns
+            assert await sweep(a) == [] and await sweep(b) == []
+
+        asyncio.run(play())
+        assert wait_for(lambda: status_at(b, game_id) == "abandoned", timeout=10)
+        assert status_at(a, game_id) == "abandoned"
+
+
+def test_an_accounts_seat_is_known_at_the_other_process(tmp_path: Path) -> None:
+    with two_processes(tmp_path, ShiftedClock()) as (a, b):
+        alice, bruno = Browser(a.base), Browser(a.base)
+        for browser, name in ((alice, "Alice"), (bruno, "Bruno")):
+            assert browser.sign_up(name).status_code == 201
+        seats = [HUMAN, HUMAN, HUMAN]
+        created = alice.post("/api/games", {"seats": seats, "rated": True, "name": "Alice"})
+        assert created.status_code == 201, created.text
+        game_id = created.json()["game"]["id"]
+        assert status_at(b, game_id) == "open"  # B loads the game from the log
+        claimed = bruno.post(f"/api/games/{game_id}/seats/1/claim", {"name": "Bruno"})
+        assert claimed.status_code == 200, claimed.text  # at A; B catches up on its next look
+        assert status_at(b, game_id) == "open"
+
+        # Both accounts reach B (one session cookie is good at every process).
+        for browser in (alice, bruno):
+            browser.http.base_url = httpx.URL(b.base)
+            again = browser.post(f"/api/games/{game_id}/seats/2/claim", {"name": "Twice"})
+            assert again.status_code == 409, again.text
+            assert again.json()["error"]["code"] == "rated_one_seat"
+        held = [s.user_id for s in b.games.core.games[game_id].seats]
+        assert held[0] is not None and held[1] is not None and held[0] != held[1]
+        assert held[2] is None
+        for browser in (alice, bruno):
+            browser.close()
+
+
+def test_presence_only_moves_forward_and_keeps_a_table_open(db: Database) -> None:
+    """The two writes on their own, on both databases, from a database of revision 0015."""
+    engine = migrated_from(
+        db.url,
+        "0015",
+        "INSERT INTO games (id, players, status, public, title, created_at, updated_at,"
+        " version, result, game) VALUES ('old', 2, 'active', true, '', 0, 0, 0, NULL, 'iacta')",
+    )
+
+    def stored() -> tuple[str, float | None]:
+        with engine.connect() as conn:
+            row = conn.execute(text("SELECT status, human_seen FROM games WHERE id = 'old'")).one()
+        return str(row[0]), row[1]
+
+    assert stored() == ("active", None)  # an existing game: never recorded
+    for at in (100.0, 50.0):  # a late write of an older sighting changes nothing
+        with engine.begin() as conn:
+            op_record_seen({"old": at})(conn)
+        assert stored() == ("active", 100.0)
+    with pytest.raises(VersionConflict), engine.begin() as conn:
+        op_abandon("old", 100.0, 200.0)(conn)  # a human was there at the cutoff
+    assert stored() == ("active", 100.0)
+    with engine.begin() as conn:
+        op_abandon("old", 100.5, 200.0)(conn)
+    assert stored() == ("abandoned", 100.0)
+    with pytest.raises(VersionConflict), engine.begin() as conn:
+        op_abandon("old", 100.5, 300.0)(conn)  # closed once
+    # A move another process stores a moment after the close is refused like a stale one.
+    with pytest.raises(VersionConflict), engine.begin() as conn:
+        op_append_events("old", 0, ["x"], [0], now=300.0)(conn)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version FROM games WHERE id = 'old'")).scalar_one() == 0
+    engine.dispose()
