@@ -64,10 +64,9 @@ def options_for(state: Board, seat: int, info: Roll) -> list[Action] | tuple[Act
         return _all_options(info)
     taken = [0, 0, 0, 0, 0, 0, 0]
     own = [0, 0, 0, 0, 0, 0, 0]
-    for key, count in sets.items():
-        value = key[1]
+    for (owner, value), count in sets.items():  # unpacked in the loop: no item look-ups
         taken[value] |= 1 << count
-        if key[0] == seat:
+        if owner == seat:
             own[value] = count
     found: list[Action] = []
     for value, have in info.groups:

@@ -148,6 +148,7 @@ class Roll:
         "forum_memo",
         "groups",
         "mask",
+        "rerolls",
         "temple_memo",
         "temple_sized",
     )
@@ -171,6 +172,9 @@ class Roll:
         self.forum_memo: dict[int, tuple[Action, ...]] = {}
         #: Every Castrum set the roll can form in an empty Castrum (None until asked).
         self.castrum_all: tuple[Action, ...] | None = None
+        #: Every re-roll of the roll, in :func:`submultisets` order (None until asked; the
+        #: state fills it, since the ``R:`` actions are the round flow's, not a building's).
+        self.rerolls: tuple[Action, ...] | None = None
 
 
 _ROLL_INFO: dict[tuple[int, ...], Roll] = {}

@@ -189,14 +189,27 @@ def action_parts(action: str) -> tuple[str, tuple[int, ...], str]:
     return _ACTION_PARTS[action]
 
 
+#: By kind, then card: the shared card actions and outcomes. A look-up in the small
+#: per-kind dict hashes the card's own string (its hash is cached), where a look-up by the
+#: notation text first built ``kind + ":" + card``, a new string hashed afresh each call.
+_CARD_ACTIONS: dict[str, dict[str, Action]] = {}
+_CARD_OUTCOMES: dict[str, dict[str, Outcome]] = {}
+
+
 def card_action(kind: str, card: str) -> Action:
     """The shared :class:`Action` for a card choice (``K``, ``P`` or ``N``)."""
-    text = kind + ":" + card
-    found = _ACTIONS.get(text)
+    by_card = _CARD_ACTIONS.get(kind)
+    if by_card is None:
+        by_card = _CARD_ACTIONS[kind] = {}
+    found = by_card.get(card)
     if found is None:
-        found = Action(text)
-        _ACTIONS[found] = found
-        _ACTION_PARTS[found] = (kind, (), card)
+        text = kind + ":" + card
+        found = _ACTIONS.get(text)
+        if found is None:
+            found = Action(text)
+            _ACTIONS[found] = found
+            _ACTION_PARTS[found] = (kind, (), card)
+        by_card[card] = found
     return found
 
 
@@ -213,17 +226,32 @@ def roll_outcome(dice: tuple[int, ...]) -> Outcome:
 
 def card_outcome(kind: str, card: str) -> Outcome:
     """The shared :class:`Outcome` revealing or drawing a card."""
-    text = kind + ":" + card
-    found = _OUTCOMES.get(text)
+    by_card = _CARD_OUTCOMES.get(kind)
+    if by_card is None:
+        by_card = _CARD_OUTCOMES[kind] = {}
+    found = by_card.get(card)
     if found is None:
-        found = Outcome(text)
-        _OUTCOMES[found] = found
-        _OUTCOME_PARTS[found] = (kind, (), card)
+        text = kind + ":" + card
+        found = _OUTCOMES.get(text)
+        if found is None:
+            found = Outcome(text)
+            _OUTCOMES[found] = found
+            _OUTCOME_PARTS[found] = (kind, (), card)
+        by_card[card] = found
     return found
 
 
+#: FORTUNA_OUTCOMES[v - 1] is the shared ``fortuna:v`` outcome: drawing a tile needs no
+#: ``str(value)`` and no look-up.
+FORTUNA_OUTCOMES: Final[tuple[Outcome, ...]] = tuple(
+    card_outcome(FORTUNA, str(value)) for value in (1, 2, 3)
+)
+
+
 def fortuna_outcome(value: int) -> Outcome:
-    """The shared ``fortuna:`` :class:`Outcome` for a tile value."""
+    """The shared ``fortuna:`` :class:`Outcome` for a tile value (1 to 3)."""
+    if 1 <= value <= 3:
+        return FORTUNA_OUTCOMES[value - 1]
     return card_outcome(FORTUNA, str(value))
 
 

@@ -33,7 +33,14 @@ from alea.iacta.cards import (
     province_deck,
     senate_deck,
 )
-from alea.iacta.dice import remove_dice, roll_distribution, roll_info, roll_sampler, submultisets
+from alea.iacta.dice import (
+    Roll,
+    remove_dice,
+    roll_distribution,
+    roll_info,
+    roll_sampler,
+    submultisets,
+)
 from alea.iacta.errors import IllegalActionError, NotationError
 from alea.iacta.notation import (
     _ACTION_PARTS,
@@ -99,7 +106,6 @@ _OWN_CHANCE: Final = frozenset({ROLL_DICE, REROLL_DICE, DRAW_FORTUNA, TEMPLE_BON
 
 ROUNDS: Final = {2: 6, 3: 6, 4: 5, 5: 5}
 
-_REROLLS: dict[tuple[int, ...], tuple[Action, ...]] = {}
 _EXPECTED_KIND: Final = {
     REVEAL_PROVINCE: PROVINCE,
     REVEAL_PATRICIAN: PATRICIAN,
@@ -109,11 +115,12 @@ _EXPECTED_KIND: Final = {
 }
 
 
-def _reroll_options(roll: tuple[int, ...]) -> tuple[Action, ...]:
-    found = _REROLLS.get(roll)
+def _reroll_options(info: Roll) -> tuple[Action, ...]:
+    """Every re-roll of the roll ``info`` describes (kept on its record, like the buildings')."""
+    found = info.rerolls
     if found is None:
-        found = tuple(dice_action(REROLL, dice) for dice in submultisets(roll))
-        _REROLLS[roll] = found
+        found = tuple(dice_action(REROLL, dice) for dice in submultisets(info.dice))
+        info.rerolls = found
     return found
 
 
@@ -373,12 +380,12 @@ class State(Board):
         phase = self.phase
         if phase == DECIDE:
             seat = self.player
-            roll = self.roll
-            found = self.placements(seat, roll)
+            info = roll_info(self.roll)  # once per list: the buildings and re-rolls share it
+            found = self._placements(seat, info)
             if not found:
-                found = list(latrine.options(roll))
+                found = list(latrine.options(info.dice))
             if self.tokens[seat]:
-                found.extend(_reroll_options(roll))
+                found.extend(_reroll_options(info))
             return found
         if phase == CHOOSE_SENATE_CARD:
             return [card_action(CHOOSE_SENATE, c) for c in _distinct(self.senate_hand)]
@@ -390,7 +397,10 @@ class State(Board):
 
     def placements(self, seat: int, roll: tuple[int, ...]) -> list[Action]:
         """Legal placements in the Temple, Senate, Castrum and Forum (not the Latrine)."""
-        info = roll_info(roll)  # once, rather than once per building
+        return self._placements(seat, roll_info(roll))
+
+    def _placements(self, seat: int, info: Roll) -> list[Action]:
+        """:meth:`placements` for the roll ``info`` describes (looked up once, by the caller)."""
         found: list[Action] = (
             list(temple.options_for(self, seat, info)) if self.players >= 4 else []
         )
@@ -472,16 +482,14 @@ class State(Board):
             self._apply_outcome(self._check_outcome(x))
         else:
             legal = self.legal_actions()
-            # The caller almost always passes one of the shared Action objects of the list:
-            # find it by identity (a pointer comparison each), and compare text only if not.
-            for action in legal:
-                if action is x:
-                    break
-            else:
-                try:
-                    action = legal[legal.index(x)]  # type: ignore[arg-type]
-                except ValueError:
-                    raise IllegalActionError(self.explain(x)) from None
+            # The caller almost always passes one of the shared Action objects of the list.
+            # list.index compares by identity first (a pointer comparison each, in C), and
+            # by text only otherwise; legal actions are distinct texts, so the first match
+            # is the action. One C call: the pure build no longer loops in Python.
+            try:
+                action = legal[legal.index(x)]  # type: ignore[arg-type]
+            except ValueError:
+                raise IllegalActionError(self.explain(x)) from None
             self._apply_action(action)
         self._legal = None
 

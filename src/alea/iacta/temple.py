@@ -29,8 +29,12 @@ def _actions(info: Roll, count: int, min_sum: int) -> tuple[Action, ...]:
     roll = info.dice
     if count > len(roll):
         return ()
-    # Pip sums run from ``count`` to 6 * ``count``: clamping keeps the memo small.
-    min_sum = min(max(min_sum, count), 6 * count + 1)
+    # Pip sums run from ``count`` to 6 * ``count``: clamping keeps the memo small
+    # (comparisons, not min() and max(): two builtin calls cost more in the pure build).
+    if min_sum < count:
+        min_sum = count
+    elif min_sum > 6 * count + 1:
+        min_sum = 6 * count + 1
     memo = info.temple_memo
     key = count << 6 | min_sum
     found = memo.get(key)
