@@ -281,6 +281,9 @@ def test_a_placement_waits_for_confirm_when_asked(
     while not [f for f in sent if '"action"' in f]:
         assert time.time() < deadline, "the confirmed placement was never sent"
         time.sleep(0.05)
-    assert state(live.base, game_id, token)["version"] > before["version"]
+    # Sent is not yet stored: the server commits it a moment later.
+    while state(live.base, game_id, token)["version"] <= before["version"]:
+        assert time.time() < deadline, "the confirmed placement was never stored"
+        time.sleep(0.05)
     assert not errors, errors
     context.close()
