@@ -36,7 +36,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need
 
 
 def test_the_page_shows_reconnecting_while_the_database_is_away(
-    browser: Any, tmp_path: Path
+    browser: Any, tmp_path: Path, shots: Path
 ) -> None:
     rng = random.Random(11)
     with database("postgresql", tmp_path) as db:
@@ -63,6 +63,7 @@ def test_the_page_shows_reconnecting_while_the_database_is_away(
                         break
                 page.wait_for_selector("#conn.reconnecting", timeout=5000)
                 assert "database" in (page.text_content("#conn") or "")
+                page.screenshot(path=str(shots / "reconnecting-desktop.png"))
                 proxy.restore()
                 # Back by itself (the page asks the health check every 2 s), and it plays.
                 page.wait_for_selector("#conn.connected", timeout=15000)
