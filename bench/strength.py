@@ -207,6 +207,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--workers", type=int, default=None, help="default: every core")
     parser.add_argument("--hard", default="hard", help="spec of the hard bot")
+    parser.add_argument(
+        "--expert", default="expert", help="spec of the expert bot (e.g. expert:steps=20000)"
+    )
     parser.add_argument("--speed-seconds", type=float, default=3.0)
     parser.add_argument("--speed-decisions", type=int, default=60)
     parser.add_argument(
@@ -248,7 +251,7 @@ def main() -> None:
     if "expert" in parts:
         match(
             console,
-            "expert",
+            args.expert,
             "medium",
             args.games_expert,
             args.seed,
@@ -259,8 +262,8 @@ def main() -> None:
     if "expert-hard" in parts:
         match(
             console,
-            "expert",
-            "hard",
+            args.expert,
+            args.hard,
             args.games_expert,
             args.seed,
             args.workers,
