@@ -278,23 +278,39 @@ class Client:
     seat: int | None
     messages: list[dict[str, Any]] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
-    #: time.monotonic() at which each message arrived
+    #: time.monotonic() at which each of ``messages`` arrived
     times: list[float] = field(default_factory=list)
     view: dict[str, Any] | None = None
     legal: list[str] = field(default_factory=list)
     version: int = 0
     status: str = ""
     log: list[list[Any]] = field(default_factory=list)
+    #: Messages received but not yet returned (the update after its acks).
+    unread: list[dict[str, Any]] = field(default_factory=list)
 
     async def send(self, message: Any) -> None:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
     async def recv(self, timeout: float = 20.0) -> dict[str, Any]:
+        """The next message. An ``update`` that acknowledges this client's own actions
+        (its ``acks``) is returned after one ``{"type": "ack", ...}`` per acknowledgement,
+        so tests await acks as messages of their own (the update follows them)."""
+        if self.unread:
+            return self.unread.pop(0)
         text_ = await asyncio.wait_for(self.ws.recv(), timeout)
         self.raw.append(text_)
-        self.times.append(time.monotonic())
         msg: dict[str, Any] = json.loads(text_)
-        self.messages.append(msg)
+        acks = [{"type": "ack", **ack} for ack in msg.get("acks", ())]
+        self.messages.extend([*acks, msg])
+        self.times.extend([time.monotonic()] * (len(acks) + 1))
+        self._take(msg)
+        if acks:
+            self.unread.extend([*acks[1:], msg])
+            return acks[0]
+        return msg
+
+    def _take(self, msg: dict[str, Any]) -> None:
+        """Keep the log, view, legal actions, version and status an ``update`` brings."""
         if msg["type"] == "update":
             if msg["log_start"] == len(self.log):
                 self.log.extend(msg["log"])
@@ -306,7 +322,6 @@ class Client:
             self.legal = msg["legal"]
             self.version = msg["version"]
             self.status = msg["status"]
-        return msg
 
     async def until(self, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
         """Receive until a message satisfies ``predicate``; return it."""

@@ -4,6 +4,7 @@ every kind of bad input, reconnection, bots and the idle takeover."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from typing import Any
@@ -72,6 +73,10 @@ def assert_hidden(seat: int | None, raw: list[str], truth: iacta.State) -> int:
         pruned = json.loads(text)
         pruned["legal"] = []
         pruned["log"] = []  # checked entry by entry below
+        # The acknowledgements of this seat's own moves, each as the log stores it.
+        for ack in pruned.pop("acks", []):
+            assert history[ack["index"]] == ack["action"]
+            assert private.get(ack["index"]) in (None, seat), (seat, ack)
         pruned["view"]["senate_hand"] = None
         if seat is not None:
             pruned["view"]["players_info"][seat]["senate"] = None
@@ -270,6 +275,43 @@ def test_every_kind_of_bad_input_gets_a_clear_error_and_changes_nothing(db: Data
         ack = await seat0.until(lambda m: m["type"] == "ack")
         assert ack["id"] == "ok" and ack["index"] == len(before)
         for c in (seat0, seat1, watcher, fresh, italian):
+            await c.close()
+
+    with LiveServer(settings_for(db)) as server:
+        asyncio.run(run(server))
+
+
+def test_the_movers_own_update_acknowledges_its_move_in_one_frame(db: Database) -> None:
+    """A move costs the mover one frame: the update showing it, whose ``acks`` name the
+    move as stored; no separate ``ack`` frame is ever sent."""
+
+    async def run(server: LiveServer) -> None:
+        game_id, tokens = human_game(server.base, 3)
+        clients = [await connect(server.ws_base, game_id, t) for t in tokens]
+        for c in clients:  # the others' arrivals (presence) may still be on the way
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    await c.recv(0.3)
+        for turn in range(6):
+            mover = next(c for c in clients if c.legal)
+            frames = len(mover.raw)
+            action = mover.legal[0]
+            await mover.send(
+                {"type": "action", "action": action, "version": mover.version, "id": turn}
+            )
+            ack = await mover.until(lambda m: m["type"] in ("ack", "error"))
+            assert ack["type"] == "ack", ack
+            assert len(mover.raw) == frames + 1  # one frame: the update with the ack
+            frame = json.loads(mover.raw[-1])
+            assert frame["type"] == "update" and frame["version"] == ack["version"]
+            assert frame["acks"] == [
+                {"action": action, "index": ack["index"], "version": ack["version"], "id": turn}
+            ]
+            assert frame["log"][ack["index"] - frame["log_start"]][0] == action
+            for c in clients:
+                await c.until_version(ack["version"])
+        for c in clients:
+            assert not any(json.loads(text)["type"] == "ack" for text in c.raw)
             await c.close()
 
     with LiveServer(settings_for(db)) as server:

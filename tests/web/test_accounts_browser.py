@@ -41,7 +41,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def move_once(page: Any, rng: random.Random, frames: list[str]) -> None:
     """Click until the server acknowledges one move of this page's seat."""
     deadline = time.time() + 60
-    while not any(json.loads(f).get("type") == "ack" for f in frames):
+    while not any(json.loads(f).get("acks") for f in frames):
         assert time.time() < deadline, "no move was acknowledged"
         if not act_once(page, rng):
             page.wait_for_timeout(50)

@@ -7,8 +7,17 @@ delivered one by one. When the game changes, each connection is only marked
 dirty; its sender builds one update from the current state when it gets to
 run. A slow phone on a bad network therefore receives fewer, fresher
 messages, and can never make the server buffer an unbounded backlog or slow
-down the other players. Small replies (acks, errors, pongs) go through a
-short outbox.
+down the other players. Small replies (errors, pongs) go through a short
+outbox.
+
+Why the acknowledgement of a move rides in the mover's own ``update`` (its
+``acks`` list) rather than in a frame of its own: every accepted move already
+sends the mover an update, and each WebSocket frame costs the event loop about
+as much as building a seat's view (framing, the send call, the kernel's
+loopback), so the separate ``ack`` made five frames of a four-seat move where
+four carry the same news. While a connection's own action or undo is being
+committed its update is held back, so that the update that shows the move is the
+one that acknowledges it.
 
 The message schema is documented message by message in docs/server.md.
 """
@@ -19,7 +28,7 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -63,6 +72,11 @@ class Connection:
         self.epoch: int | None = None
         self._dirty = False
         self._outbox: collections.deque[str] = collections.deque()
+        #: Acknowledgements (encoded JSON objects) for the next update's ``acks`` list.
+        self._acks: list[str] = []
+        #: An action or undo of this connection is being committed: its update waits for
+        #: the acknowledgement, so that one frame carries both.
+        self._acting = False
         self._wake = asyncio.Event()
         #: Set whenever the outbox has room again (the reader waits on it when full).
         self._drained = asyncio.Event()
@@ -74,17 +88,46 @@ class Connection:
             self._dirty = True
             self._wake.set()
 
+    def queued(self) -> int:
+        """Replies waiting to be delivered (the outbox and the acknowledgements)."""
+        return len(self._outbox) + len(self._acks)
+
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a small reply (ack, error, pong, welcome)."""
+        """Queue a small reply (error, pong, welcome)."""
         if self._closed:
             return
-        if len(self._outbox) >= MAX_OUTBOX + OUTBOX_SLACK:
+        if self.queued() >= MAX_OUTBOX + OUTBOX_SLACK:
             log.warning("dropping a connection that does not read its messages")
             self._closed = True
             self._wake.set()
             return
         self._outbox.append(wire.dumps(message))
         self._wake.set()
+
+    def acknowledge(self, ack: dict[str, Any]) -> None:
+        """Acknowledge this connection's committed action or undo in its next ``update``
+        (its ``acks`` list), sent at once; see the module's docstring."""
+        if self._closed:
+            return
+        if self.queued() >= MAX_OUTBOX + OUTBOX_SLACK:
+            log.warning("dropping a connection that does not read its messages")
+            self._closed = True
+            self._wake.set()
+            return
+        self._acks.append(wire.dumps(ack))
+        self._wake.set()
+
+    @contextlib.contextmanager
+    def acting(self) -> Iterator[None]:
+        """Hold this connection's update back while its own action or undo is committed
+        (unless acknowledgements already wait: never more than one round held)."""
+        self._acting = True
+        try:
+            yield
+        finally:
+            self._acting = False
+            if self._dirty or self._acks:
+                self._wake.set()
 
     def error(self, err: ServerError, message_id: Any = None) -> None:
         params = dict(err.params)
@@ -109,16 +152,20 @@ class Connection:
                 self._wake.clear()
                 while self._outbox and not self._closed:
                     await websocket.send_text(self._outbox.popleft())
-                    if len(self._outbox) < MAX_OUTBOX:
+                    if self.queued() < MAX_OUTBOX:
                         self._drained.set()
-                if self._dirty and not self._closed:
+                held = self._acting and not self._acks
+                if (self._dirty or self._acks) and not held and not self._closed:
                     self._dirty = False
+                    acks, self._acks = self._acks, []
                     game = self.game
                     if self.sent > game.version or self.epoch != game.log_epoch:
                         self.sent = 0  # events were taken back (undo, reload): start over
                         self.epoch = game.log_epoch
-                    text = update_message(game, self.seat, self.sent, self.server.clock)
+                    text = update_message(game, self.seat, self.sent, self.server.clock, acks)
                     self.sent = game.version
+                    if acks:
+                        self._drained.set()
                     await websocket.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             self._closed = True
@@ -136,11 +183,11 @@ class Connection:
         False if it stayed full for ``timeout`` seconds (the client does not read) or
         the connection closed meanwhile: the caller then drops the connection.
         """
-        if len(self._outbox) < MAX_OUTBOX:
+        if self.queued() < MAX_OUTBOX:
             return not self._closed
         try:
             async with asyncio.timeout(timeout):
-                while len(self._outbox) >= MAX_OUTBOX and not self._closed:
+                while self.queued() >= MAX_OUTBOX and not self._closed:
                     self._drained.clear()
                     await self._drained.wait()
         except TimeoutError:
@@ -235,11 +282,11 @@ def _seated(conn: Connection) -> int:
 
 async def _action(conn: Connection, msg: dict[str, Any]) -> None:
     seat = _seated(conn)
-    index, version = await conn.server.core.act(
-        conn.game, seat, msg.get("action"), msg.get("version")
-    )
+    with conn.acting():
+        index, version = await conn.server.core.act(
+            conn.game, seat, msg.get("action"), msg.get("version")
+        )
     reply: dict[str, Any] = {
-        "type": "ack",
         # The move as the log stores it (``S:21`` is stored, and acknowledged, as ``S:12``),
         # never the client's own spelling, so the ack and the log always agree.
         "action": str(conn.game.state.history[index]),
@@ -249,18 +296,19 @@ async def _action(conn: Connection, msg: dict[str, Any]) -> None:
     message_id = _message_id(msg)
     if message_id is not None:
         reply["id"] = message_id
-    conn.send(reply)
+    conn.acknowledge(reply)
 
 
 async def _undo(conn: Connection, msg: dict[str, Any]) -> None:
     """Take back the seat's own last decision (the rule of :mod:`alea.undo`)."""
     seat = _seated(conn)
-    version = await conn.server.core.undo(conn.game, seat, msg.get("version"))
-    reply: dict[str, Any] = {"type": "ack", "undo": True, "version": version}
+    with conn.acting():
+        version = await conn.server.core.undo(conn.game, seat, msg.get("version"))
+    reply: dict[str, Any] = {"undo": True, "version": version}
     message_id = _message_id(msg)
     if message_id is not None:
         reply["id"] = message_id
-    conn.send(reply)
+    conn.acknowledge(reply)
 
 
 async def _say(conn: Connection, msg: dict[str, Any]) -> None:

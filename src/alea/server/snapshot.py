@@ -145,8 +145,11 @@ def state(game: Game, seat: int | None, clock: Clock) -> dict[str, Any]:
     }
 
 
-def update_message(game: Game, seat: int | None, start: int, clock: Clock) -> str:
-    """The WebSocket ``update`` for ``seat``: its snapshot and the log from entry ``start``."""
+def update_message(
+    game: Game, seat: int | None, start: int, clock: Clock, acks: list[str] | None = None
+) -> str:
+    """The WebSocket ``update`` for ``seat``: its snapshot and the log from entry ``start``,
+    and ``acks`` (encoded acknowledgements of the connection's own actions) if any."""
     key = -1 if seat is None else seat  # the referee's key is REFEREE (-5)
     cached = game.seat_cache.get(key)
     if cached is None or cached[0] != game.stamp:
@@ -159,6 +162,8 @@ def update_message(game: Game, seat: int | None, start: int, clock: Clock) -> st
     else:
         text = cached[1]
     entries = _encode(game.log_entries(seat, start))
+    if acks:
+        return f'{text},"log_start":{start},"log":{entries},"acks":[{",".join(acks)}]}}'
     return f'{text},"log_start":{start},"log":{entries}}}'
 
 
