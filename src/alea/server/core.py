@@ -55,6 +55,8 @@ log = logging.getLogger("alea.server")
 Write = Callable[[Any], Any]
 #: Builds the write of a seating change, given the status and deadline it sets (or None).
 SeatingWrite = Callable[[str | None, float | None], Write]
+#: Told ``(log index, new version)`` of a committed change before anyone hears of it.
+OnCommit = Callable[[int, int], None]
 
 
 class Core:
@@ -365,16 +367,28 @@ class Core:
         self.notify(game)
         return game
 
-    async def act(self, game: Game, seat: int, text: object, version: object) -> tuple[int, int]:
+    async def act(
+        self,
+        game: Game,
+        seat: int,
+        text: object,
+        version: object,
+        on_commit: OnCommit | None = None,
+    ) -> tuple[int, int]:
         """Make ``seat``'s move ``text`` if it is legal at ``version``.
 
         Returns ``(index of the action in the log, new version)``. Runs shielded
         from the caller's cancellation: once the checks pass, the commit and
-        the swap happen together or not at all.
+        the swap happen together or not at all. ``on_commit`` is called with the
+        same two numbers once the move is stored and in memory, *before* anyone is
+        woken to hear of it (the WebSocket acknowledges the move in the update the
+        mover is then sent; see :mod:`alea.server.hub`).
         """
-        return await asyncio.shield(self._act(game, seat, text, version))
+        return await asyncio.shield(self._act(game, seat, text, version, on_commit))
 
-    async def _act(self, game: Game, seat: int, text: object, version: object) -> tuple[int, int]:
+    async def _act(
+        self, game: Game, seat: int, text: object, version: object, on_commit: OnCommit | None
+    ) -> tuple[int, int]:
         if not isinstance(text, str) or not text or len(text) > 40:
             raise ServerError("malformed", detail="'action' must be a notation string")
         if isinstance(version, bool) or not isinstance(version, int):
@@ -393,10 +407,12 @@ class Core:
             token = parse_move(game.info, text)
             # The seat's own decision, or the referee's mark of the answering seat's answer:
             # the engine says whose, as the replay on restart has it.
-            start = await self.advance(game, [(token, game.state.actor())])
+            start = await self.advance(game, [(token, game.state.actor())], on_commit=on_commit)
         return start, game.version
 
-    async def undo(self, game: Game, seat: int, version: object) -> int:
+    async def undo(
+        self, game: Game, seat: int, version: object, on_commit: OnCommit | None = None
+    ) -> int:
         """Take back ``seat``'s own last decision, seen at ``version`` (the rule of
         :mod:`alea.undo`: nothing but that decision has happened since). Returns the
         new version.
@@ -405,11 +421,14 @@ class Core:
         transaction that moves the game's version back, so the log is always the game
         as it stands and a restart replays it without the decision. Refused, with
         nothing changed, in rated games, at a stale version and whenever the rule says
-        no. Shielded from the caller's cancellation like a move.
+        no. Shielded from the caller's cancellation like a move; ``on_commit`` as for
+        :meth:`act` (the index is where the log was cut).
         """
-        return await asyncio.shield(self._undo(game, seat, version))
+        return await asyncio.shield(self._undo(game, seat, version, on_commit))
 
-    async def _undo(self, game: Game, seat: int, version: object) -> int:
+    async def _undo(
+        self, game: Game, seat: int, version: object, on_commit: OnCommit | None
+    ) -> int:
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServerError("malformed", detail="'version' must be the integer you saw")
         async with game.lock:
@@ -438,19 +457,26 @@ class Core:
             del game.deciders[index:]
             game.rewound()
             game.updated_at = game.turn_since = now
+            if on_commit is not None:
+                on_commit(index, game.version)
             self.notify(game)
             log.info("game %s: seat %d took back event %d", game.id, seat, index)
             return game.version
 
     async def advance(
-        self, game: Game, events: Sequence[tuple[Any, int | None]], *, keep_turn: bool = False
+        self,
+        game: Game,
+        events: Sequence[tuple[Any, int | None]],
+        *,
+        keep_turn: bool = False,
+        on_commit: OnCommit | None = None,
     ) -> int:
         """Apply ``events`` (each with its actor) and the chance that follows: the commit
         path (the game's lock held). Returns the log index of the first new event.
 
         ``keep_turn``: the events are not the player's doing (the clock's ``last-round``),
         so the player's idle time keeps running. An event the engine refuses is
-        ``illegal_action`` and changes nothing.
+        ``illegal_action`` and changes nothing. ``on_commit``: as for :meth:`act`.
         """
         new = game.state.clone()
         start = game.version
@@ -468,7 +494,9 @@ class Core:
         actors.extend(drawn)
         deciders.extend([None] * len(drawn))
         if actors:
-            await self._commit(game, new, start, actors, deciders, keep_turn=keep_turn)
+            await self._commit(
+                game, new, start, actors, deciders, keep_turn=keep_turn, on_commit=on_commit
+            )
         return start
 
     async def _commit(
@@ -480,6 +508,7 @@ class Core:
         deciders: list[int | None],
         *,
         keep_turn: bool,
+        on_commit: OnCommit | None = None,
     ) -> None:
         """Store the events from ``start`` on, then make ``new`` the game's state (lock held)."""
         events = new.history[start:]
@@ -510,6 +539,8 @@ class Core:
             game.status = status
             game.result = result
             self.remember_finished(game.id)
+        if on_commit is not None:
+            on_commit(start, game.version)
         self.notify(game, start=start)
         self.save_snapshot(game)
 

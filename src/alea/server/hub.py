@@ -15,9 +15,9 @@ Why the acknowledgement of a move rides in the mover's own ``update`` (its
 sends the mover an update, and each WebSocket frame costs the event loop about
 as much as building a seat's view (framing, the send call, the kernel's
 loopback), so the separate ``ack`` made five frames of a four-seat move where
-four carry the same news. While a connection's own action or undo is being
-committed its update is held back, so that the update that shows the move is the
-one that acknowledges it.
+four carry the same news. The commit path hands the acknowledgement to the
+connection (``on_commit``) before it wakes anyone, so the one wake-up of the
+mover's sender finds both the change and the ack.
 
 The message schema is documented message by message in docs/server.md.
 """
@@ -28,7 +28,7 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -74,9 +74,6 @@ class Connection:
         self._outbox: collections.deque[str] = collections.deque()
         #: Acknowledgements (encoded JSON objects) for the next update's ``acks`` list.
         self._acks: list[str] = []
-        #: An action or undo of this connection is being committed: its update waits for
-        #: the acknowledgement, so that one frame carries both.
-        self._acting = False
         self._wake = asyncio.Event()
         #: Set whenever the outbox has room again (the reader waits on it when full).
         self._drained = asyncio.Event()
@@ -106,7 +103,8 @@ class Connection:
 
     def acknowledge(self, ack: dict[str, Any]) -> None:
         """Acknowledge this connection's committed action or undo in its next ``update``
-        (its ``acks`` list), sent at once; see the module's docstring."""
+        (its ``acks`` list), sent at once; see the module's docstring. Called by the commit
+        path before it wakes the game's connections."""
         if self._closed:
             return
         if self.queued() >= MAX_OUTBOX + OUTBOX_SLACK:
@@ -116,18 +114,6 @@ class Connection:
             return
         self._acks.append(wire.dumps(ack))
         self._wake.set()
-
-    @contextlib.contextmanager
-    def acting(self) -> Iterator[None]:
-        """Hold this connection's update back while its own action or undo is committed
-        (unless acknowledgements already wait: never more than one round held)."""
-        self._acting = True
-        try:
-            yield
-        finally:
-            self._acting = False
-            if self._dirty or self._acks:
-                self._wake.set()
 
     def error(self, err: ServerError, message_id: Any = None) -> None:
         params = dict(err.params)
@@ -154,8 +140,7 @@ class Connection:
                     await websocket.send_text(self._outbox.popleft())
                     if self.queued() < MAX_OUTBOX:
                         self._drained.set()
-                held = self._acting and not self._acks
-                if (self._dirty or self._acks) and not held and not self._closed:
+                if (self._dirty or self._acks) and not self._closed:
                     self._dirty = False
                     acks, self._acks = self._acks, []
                     game = self.game
@@ -282,33 +267,37 @@ def _seated(conn: Connection) -> int:
 
 async def _action(conn: Connection, msg: dict[str, Any]) -> None:
     seat = _seated(conn)
-    with conn.acting():
-        index, version = await conn.server.core.act(
-            conn.game, seat, msg.get("action"), msg.get("version")
-        )
-    reply: dict[str, Any] = {
-        # The move as the log stores it (``S:21`` is stored, and acknowledged, as ``S:12``),
-        # never the client's own spelling, so the ack and the log always agree.
-        "action": str(conn.game.state.history[index]),
-        "index": index,
-        "version": version,
-    }
     message_id = _message_id(msg)
-    if message_id is not None:
-        reply["id"] = message_id
-    conn.acknowledge(reply)
+
+    def acknowledge(index: int, version: int) -> None:
+        reply: dict[str, Any] = {
+            # The move as the log stores it (``S:21`` is stored, and acknowledged, as
+            # ``S:12``), never the client's own spelling, so the ack and the log agree.
+            "action": str(conn.game.state.history[index]),
+            "index": index,
+            "version": version,
+        }
+        if message_id is not None:
+            reply["id"] = message_id
+        conn.acknowledge(reply)
+
+    await conn.server.core.act(
+        conn.game, seat, msg.get("action"), msg.get("version"), on_commit=acknowledge
+    )
 
 
 async def _undo(conn: Connection, msg: dict[str, Any]) -> None:
     """Take back the seat's own last decision (the rule of :mod:`alea.undo`)."""
     seat = _seated(conn)
-    with conn.acting():
-        version = await conn.server.core.undo(conn.game, seat, msg.get("version"))
-    reply: dict[str, Any] = {"undo": True, "version": version}
     message_id = _message_id(msg)
-    if message_id is not None:
-        reply["id"] = message_id
-    conn.acknowledge(reply)
+
+    def acknowledge(index: int, version: int) -> None:
+        reply: dict[str, Any] = {"undo": True, "version": version}
+        if message_id is not None:
+            reply["id"] = message_id
+        conn.acknowledge(reply)
+
+    await conn.server.core.undo(conn.game, seat, msg.get("version"), on_commit=acknowledge)
 
 
 async def _say(conn: Connection, msg: dict[str, Any]) -> None:

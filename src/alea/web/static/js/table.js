@@ -122,6 +122,8 @@ export function joinTable(root, gameId, { watch = false, update, error, connecti
       if (Array.isArray(m.chat)) { state.chat = m.chat; chatChanged(m.chat, true); }
       setConn("connected");
     } else if (m.type === "update") {
+      // A move of this page's own is acknowledged inside the update that shows it (m.acks):
+      // the page follows the update alone, so it needs nothing more from the ack.
       onUpdate(m);
     } else if (m.type === "error" && m.code === "busy") {
       busyFor = Number(m.retry_after) || 1; // the close (1013) follows: see connect()
