@@ -43,7 +43,9 @@ ENGINE_SOURCES = sorted(
 )
 #: The bots' hot paths, compiled with the engine (one group: they call it natively).
 BOTS_DIR = Path("src", "alea", "bots")
-BOT_SOURCES = [(BOTS_DIR / f"{name}.py").as_posix() for name in ("greedy", "table", "values")]
+BOT_SOURCES = [
+    (BOTS_DIR / f"{name}.py").as_posix() for name in ("greedy", "playouts", "table", "values")
+]
 MANIFEST = "_compiled_from.json"
 
 

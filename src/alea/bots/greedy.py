@@ -590,6 +590,89 @@ def reroll_plans(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
     return unique
 
 
+def choose(t: Table, legal: Sequence[Action], params: GreedyParams, rng: random.Random) -> Action:
+    """The greedy decision from a ready-made :class:`Table` (see the module doc).
+
+    A function, not only :meth:`GreedyBot.decide`: the compiled IS-MCTS playout
+    loop (:mod:`alea.bots.playouts`) calls it natively for every simulated decision.
+    """
+    if len(legal) == 1:
+        return legal[0]
+    kind = action_parts(legal[0])[0]
+    if kind in ("K", "P", "N"):
+        return choose_card(t, legal)
+    assessor = Assessor(t, params)
+    action, value = assessor.best(legal)
+    if params.reroll_samples > 0 and any(a.kind == REROLL for a in legal):
+        plan = _reroll(t, assessor, legal, value, rng, params)
+        if plan is not None:
+            return plan
+    return action
+
+
+def choose_card(t: Table, legal: Sequence[Action]) -> Action:
+    """The evaluation choice (``K:``, ``P:``, ``N:``) adding most to the projected score."""
+    kind = action_parts(legal[0])[0]
+    cards = tuple([action_parts(a)[2] for a in legal])
+    values = card_values_of(
+        t.my_provinces,
+        t.my_patricians,
+        t.my_senate,
+        t.my_fortuna,
+        kind,
+        cards,
+        t.rounds - t.round,
+        t.rounds,
+    )
+    # A loop, not max(key=lambda): the first of equal values, as max gives.
+    best = 0
+    for i in range(1, len(legal)):
+        if values[cards[i]] > values[cards[best]]:
+            best = i
+    return legal[best]
+
+
+def reroll_gains(
+    t: Table,
+    assessor: Assessor,
+    legal: Sequence[Action],
+    current: float,
+    rng: random.Random,
+    samples: int,
+) -> list[tuple[Action, float]]:
+    """Each legal re-roll plan with its sampled expected gain over placing now."""
+    allowed = {a.dice: a for a in legal if a.kind == REROLL}
+    gains: list[tuple[Action, float]] = []
+    for plan in reroll_plans(t.roll):
+        action = allowed.get(plan)
+        if action is None:
+            continue
+        kept = remove_dice(t.roll, plan)
+        total = 0.0
+        for _ in range(samples):
+            new = tuple(sorted(kept + tuple(rng.randint(1, 6) for _ in plan)))
+            total += assessor.best(placements(t, new))[1]
+        gains.append((action, total / samples - current))
+    return gains
+
+
+def _reroll(
+    t: Table,
+    assessor: Assessor,
+    legal: Sequence[Action],
+    current: float,
+    rng: random.Random,
+    params: GreedyParams,
+) -> Action | None:
+    """The re-roll worth a token, if any (see :func:`reroll_plans`)."""
+    best: Action | None = None
+    best_gain = params.token_value + params.reroll_margin
+    for action, gain in reroll_gains(t, assessor, legal, current, rng, params.reroll_samples):
+        if gain > best_gain:
+            best, best_gain = action, gain
+    return best
+
+
 @python_class  # a native class cannot subclass the ABC Bot (plain Python)
 class GreedyBot(Bot):
     """One-placement look-ahead with the expected-points heuristic above."""
@@ -602,42 +685,11 @@ class GreedyBot(Bot):
         self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Choose from ``legal_actions`` (see the module doc)."""
-        return self.decide(Table.from_view(view), legal_actions, rng)
+        return choose(Table.from_view(view), legal_actions, self.params, rng)
 
     def decide(self, t: Table, legal: Sequence[Action], rng: random.Random) -> Action:
-        """The decision from a ready-made :class:`Table` (IS-MCTS playouts use this)."""
-        if len(legal) == 1:
-            return legal[0]
-        kind = action_parts(legal[0])[0]
-        if kind in ("K", "P", "N"):
-            return self._choose_card(t, legal)
-        assessor = Assessor(t, self.params)
-        action, value = assessor.best(legal)
-        if self.params.reroll_samples > 0 and any(a.kind == REROLL for a in legal):
-            plan = self._reroll(t, assessor, legal, value, rng)
-            if plan is not None:
-                return plan
-        return action
-
-    def _choose_card(self, t: Table, legal: Sequence[Action]) -> Action:
-        kind = action_parts(legal[0])[0]
-        cards = tuple([action_parts(a)[2] for a in legal])
-        values = card_values_of(
-            t.my_provinces,
-            t.my_patricians,
-            t.my_senate,
-            t.my_fortuna,
-            kind,
-            cards,
-            t.rounds - t.round,
-            t.rounds,
-        )
-        # A loop, not max(key=lambda): mypyc cannot compile a closure in this (Python) class.
-        best = 0
-        for i in range(1, len(legal)):
-            if values[cards[i]] > values[cards[best]]:
-                best = i
-        return legal[best]
+        """The decision from a ready-made :class:`Table` (:func:`choose`)."""
+        return choose(t, legal, self.params, rng)
 
     def reroll_gains(
         self,
@@ -649,37 +701,16 @@ class GreedyBot(Bot):
         samples: int,
     ) -> list[tuple[Action, float]]:
         """Each legal re-roll plan with its sampled expected gain over placing now."""
-        allowed = {a.dice: a for a in legal if a.kind == REROLL}
-        gains: list[tuple[Action, float]] = []
-        for plan in reroll_plans(t.roll):
-            action = allowed.get(plan)
-            if action is None:
-                continue
-            kept = remove_dice(t.roll, plan)
-            total = 0.0
-            for _ in range(samples):
-                new = tuple(sorted(kept + tuple(rng.randint(1, 6) for _ in plan)))
-                total += assessor.best(placements(t, new))[1]
-            gains.append((action, total / samples - current))
-        return gains
-
-    def _reroll(
-        self,
-        t: Table,
-        assessor: Assessor,
-        legal: Sequence[Action],
-        current: float,
-        rng: random.Random,
-    ) -> Action | None:
-        """The re-roll worth a token, if any (see :func:`reroll_plans`)."""
-        best: Action | None = None
-        best_gain = self.params.token_value + self.params.reroll_margin
-        for action, gain in self.reroll_gains(
-            t, assessor, legal, current, rng, self.params.reroll_samples
-        ):
-            if gain > best_gain:
-                best, best_gain = action, gain
-        return best
+        return reroll_gains(t, assessor, legal, current, rng, samples)
 
 
-__all__ = ["Assessor", "GreedyBot", "GreedyParams", "placements", "reroll_plans"]
+__all__ = [
+    "Assessor",
+    "GreedyBot",
+    "GreedyParams",
+    "choose",
+    "choose_card",
+    "placements",
+    "reroll_gains",
+    "reroll_plans",
+]
