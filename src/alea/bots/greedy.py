@@ -48,11 +48,11 @@ from alea.bots.values import (
     expected_best,
     expected_top,
     holdings,
-    p_run,
-    p_set,
     p_top_sum,
-    p_value,
     poisson,
+    run_odds,
+    set_odds,
+    value_odds,
 )
 from alea.iacta import castrum, forum, senate, temple
 from alea.iacta.board import Board
@@ -286,12 +286,12 @@ class Assessor:
         higher = (6 - value) / 6
         for s in self.others:
             d = self.t.dice[s]
-            above = p_set(d, count + 1)
-            p = above + (p_set(d, count) - above) * higher
+            above = set_odds(d, count + 1)
+            p = above + (set_odds(d, count) - above) * higher
             for owner, v, c in self.t.castrum:
                 if owner == s and (c < count or (c == count and v < value)):
                     need = count + (1 if v < value else 0) - c
-                    p = 1 - (1 - p) * (1 - p_value(d, need))
+                    p = 1 - (1 - p) * (1 - value_odds(d, need))
             total += self._chance_over_turns(s, p)
         self._castrum_threats[key] = total
         return total
@@ -308,11 +308,11 @@ class Assessor:
             d = self.t.dice[s]
             own = self.t.senate[s]
             if own is None:
-                above = p_run(d, length + 1)
-                p = above + (p_run(d, length) - above) * 0.5
+                above = run_odds(d, length + 1)
+                p = above + (run_odds(d, length) - above) * 0.5
             else:
                 need = length + 1 - (own[1] - own[0] + 1)
-                p = p_run(d, need) * 0.5 if need > 0 else 0.0
+                p = run_odds(d, need) * 0.5 if need > 0 else 0.0
             total += self._chance_over_turns(s, p)
         self._senate_threats[key] = total
         return total

@@ -165,6 +165,48 @@ def _poisson(mean: float, limit: int) -> tuple[float, ...]:
     return tuple(out)
 
 
+#: The most dice a player holds (its dice at the start of a round).
+MAX_DICE: Final = 8
+
+#: :func:`p_set`, :func:`p_value` and :func:`p_run` as tables by dice held, then count
+#: (or run length) from 0 up to the last that can happen, filled by those functions:
+#: the greedy heuristic asks them in its inner loops, where a list index costs far less
+#: than a cached call (a key tuple built and hashed), and gives the very same numbers.
+_SET_ODDS: Final = [[p_set(d, c) for c in range(d + 1)] for d in range(MAX_DICE + 1)]
+_VALUE_ODDS: Final = [[p_value(d, c) for c in range(d + 1)] for d in range(MAX_DICE + 1)]
+_RUN_ODDS: Final = [[p_run(d, n) for n in range(min(d, 6) + 1)] for d in range(MAX_DICE + 1)]
+
+
+def set_odds(dice: int, count: int) -> float:
+    """:func:`p_set`, read from its table."""
+    if count <= 0:
+        return 1.0
+    if dice > MAX_DICE or dice < 0:
+        return p_set(dice, count)
+    row = _SET_ODDS[dice]
+    return row[count] if count < len(row) else 0.0
+
+
+def value_odds(dice: int, count: int) -> float:
+    """:func:`p_value`, read from its table."""
+    if count <= 0:
+        return 1.0
+    if dice > MAX_DICE or dice < 0:
+        return p_value(dice, count)
+    row = _VALUE_ODDS[dice]
+    return row[count] if count < len(row) else 0.0
+
+
+def run_odds(dice: int, length: int) -> float:
+    """:func:`p_run`, read from its table."""
+    if length <= 0:
+        return 1.0
+    if dice > MAX_DICE or dice < 0:
+        return p_run(dice, length)
+    row = _RUN_ODDS[dice]
+    return row[length] if length < len(row) else 0.0
+
+
 def expected_best(values: list[float], draws: int) -> float:
     """Expected best of ``draws`` items drawn without replacement from ``values``."""
     m = len(values)
