@@ -482,7 +482,7 @@ class Assessor:
             gain = self.forum_value(row, pushed) - self._base("F")
         elif kind == "S":
             straights = list(t.senate)
-            straights[me] = senate.result_of(straights[me], dice)
+            straights[me] = _straight_after(straights[me], action, dice)
             gain = self.senate_value(straights) - self._base("S")
         elif kind == "T":
             groups = list(t.temple)
@@ -508,15 +508,18 @@ class Assessor:
             self._bases[building] = found
         return found
 
-    def best(self, actions: Sequence[Action]) -> tuple[Action, float]:
+    def best(self, actions: Sequence[Action], memo: bool = True) -> tuple[Action, float]:
         """The placement in ``actions`` with the highest utility (first one on ties).
 
         Of the Temple placements only those with the highest pip sum are
         assessed: they all add the same number of dice, the rest of the roll
         is re-rolled next turn anyway, and a higher sum is harder to overtake.
+        Without ``memo`` the utilities are not kept for later questions (a
+        decision that weighs no re-roll asks each one once: keeping them is
+        only work); the answer is the same.
         """
         best_action = actions[0]
-        best_value = float("-inf")
+        best_value = _NO_VALUE
         # The engine lists placements first and re-rolls last (State.legal_actions):
         # the placements end at the first re-roll.
         end = len(actions)
@@ -527,21 +530,30 @@ class Assessor:
                 end = i
                 break
             if kind == "T":
-                top = max(top, sum(dice))
+                top = max(top, _pips(dice))
         utilities = self._utilities
         for i in range(end):
             action = actions[i]
             if top:
                 kind, dice, _ = action_parts(action)
-                if kind == "T" and sum(dice) < top:
+                if kind == "T" and _pips(dice) < top:
                     continue
-            value = utilities.get(action)
-            if value is None:
+            if memo:
+                found = utilities.get(action)
+                if found is None:
+                    value = self._utility(action)
+                    utilities[action] = value
+                else:
+                    value = found
+            else:
                 value = self._utility(action)
-                utilities[action] = value
             if value > best_value + 1e-9:
                 best_action, best_value = action, value
         return best_action, best_value
+
+
+#: Below every utility (the first placement weighed is always taken).
+_NO_VALUE: Final = float("-inf")
 
 
 @lru_cache(maxsize=1 << 12)
@@ -560,6 +572,33 @@ def _forum_index(row: list[tuple[int, int]], value: int) -> int:
         if v >= value:
             return i
     return len(row)
+
+
+#: :func:`alea.iacta.senate.result_of` of a seat's straight and a Senate placement,
+#: by the straight, then the action: the engine's answer, asked once per pair (there
+#: are a few hundred), not again for every decision that weighs the placement.
+_STRAIGHTS: dict[tuple[int, int] | None, dict[Action, tuple[int, int] | None]] = {}
+
+
+def _straight_after(
+    own: tuple[int, int] | None, action: Action, dice: tuple[int, ...]
+) -> tuple[int, int] | None:
+    """The straight ``own`` becomes with the Senate placement ``action`` (of ``dice``)."""
+    by_action = _STRAIGHTS.get(own)
+    if by_action is None:
+        by_action = _STRAIGHTS[own] = {}
+    if action in by_action:
+        return by_action[action]
+    found = by_action[action] = senate.result_of(own, dice)
+    return found
+
+
+def _pips(dice: tuple[int, ...]) -> int:
+    """The sum of ``dice`` (a loop: mypyc looks ``sum`` up among the builtins per call)."""
+    total = 0
+    for d in dice:
+        total += d
+    return total
 
 
 def reroll_plans(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -602,7 +641,7 @@ def choose(t: Table, legal: Sequence[Action], params: GreedyParams, rng: random.
     if kind in ("K", "P", "N"):
         return choose_card(t, legal)
     assessor = Assessor(t, params)
-    action, value = assessor.best(legal)
+    action, value = assessor.best(legal, params.reroll_samples > 0)
     if params.reroll_samples > 0 and any(a.kind == REROLL for a in legal):
         plan = _reroll(t, assessor, legal, value, rng, params)
         if plan is not None:

@@ -145,14 +145,30 @@ def expected_top(known: tuple[int, ...], draws: int, keep: int, probs: tuple[flo
     return sum(sum(best) * p for best, p in dist.items())
 
 
-@lru_cache(maxsize=1 << 14)
+#: :func:`poisson`'s answers by mean as given, then limit; emptied when it holds
+#: ``_POISSON_SIZE`` means (a search meets many, a game far fewer).
+_POISSON: dict[float, dict[int, tuple[float, ...]]] = {}
+_POISSON_SIZE: Final = 1 << 14
+
+
 def poisson(mean: float, limit: int) -> tuple[float, ...]:
     """P(X = 0..limit-1) for a Poisson count with ``mean`` (the rest is P(X >= limit)).
 
     ``mean`` is rounded to 0.001 for the table below; this cache, keyed by the mean
-    as given, spares the rounding (a decimal conversion) on a repeated question.
+    as given, spares the rounding (a decimal conversion) on a repeated question. It is
+    two plain dicts (by mean, then limit), not ``lru_cache``: the heuristic asks this
+    for every prize it weighs, and a call through ``lru_cache`` (a key tuple built and
+    hashed, the recency list updated) cost more than the look-ups.
     """
-    return _poisson(round(mean, 3), limit)
+    by_limit = _POISSON.get(mean)
+    if by_limit is None:
+        if len(_POISSON) >= _POISSON_SIZE:
+            _POISSON.clear()
+        by_limit = _POISSON[mean] = {}
+    found = by_limit.get(limit)
+    if found is None:
+        found = by_limit[limit] = _poisson(round(mean, 3), limit)
+    return found
 
 
 @lru_cache(maxsize=1 << 14)
