@@ -169,7 +169,27 @@ def _prizes(
     )
 
 
-@lru_cache(maxsize=1 << 15)
+#: The prizes by rank of :func:`_prizes`: provinces, patricians, Senate cards.
+Prizes = tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
+#: :func:`_holdings_and_prizes`'s answers by its arguments; emptied when full.
+_HOLDINGS_AND_PRIZES: dict[
+    tuple[
+        tuple[str, ...],
+        tuple[str, ...],
+        tuple[str, ...],
+        tuple[int, ...],
+        tuple[str, ...],
+        tuple[str, ...],
+        tuple[str, ...],
+        int,
+        int,
+        int,
+    ],
+    tuple[Holdings, Prizes],
+] = {}
+_HOLDINGS_AND_PRIZES_SIZE: Final = 1 << 15
+
+
 def _holdings_and_prizes(
     provinces: tuple[str, ...],
     patricians: tuple[str, ...],
@@ -181,19 +201,38 @@ def _holdings_and_prizes(
     rounds_after: int,
     rounds: int,
     players: int,
-) -> tuple[Holdings, tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]]:
+) -> tuple[Holdings, Prizes]:
     """A seat's canonical holdings and :func:`_prizes`, keyed by a table's own fields.
 
     Every decision of a playout asks this, and the answer changes only at an
     evaluation: keyed by the table's tuples as they are, a repeat costs one
     look-up instead of sorting the cards into a new :class:`Holdings` (a plain
-    Python class, slow to build and to hash) for :func:`_prizes`'s key.
+    Python class, slow to build and to hash) for :func:`_prizes`'s key. A plain
+    dict, not ``lru_cache``: the compiled heuristic then looks it up without a
+    call through Python's calling convention.
     """
-    h = holdings(provinces, patricians, senate_cards, fortuna)
-    prizes = _prizes(
-        h, revealed_provinces, revealed_patricians, senate_unseen, rounds_after, rounds, players
+    key = (
+        provinces,
+        patricians,
+        senate_cards,
+        fortuna,
+        revealed_provinces,
+        revealed_patricians,
+        senate_unseen,
+        rounds_after,
+        rounds,
+        players,
     )
-    return h, prizes
+    found = _HOLDINGS_AND_PRIZES.get(key)
+    if found is None:
+        h = holdings(provinces, patricians, senate_cards, fortuna)
+        prizes = _prizes(
+            h, revealed_provinces, revealed_patricians, senate_unseen, rounds_after, rounds, players
+        )
+        if len(_HOLDINGS_AND_PRIZES) >= _HOLDINGS_AND_PRIZES_SIZE:
+            _HOLDINGS_AND_PRIZES.clear()
+        found = _HOLDINGS_AND_PRIZES[key] = (h, prizes)
+    return found
 
 
 class Assessor:
@@ -359,6 +398,10 @@ class Assessor:
 
     def castrum_value(self, sets: Sequence[tuple[int, int, int]]) -> float:
         """Expected points of this seat's Castrum sets among ``sets`` (owner, value, count)."""
+        return self._castrum_value(list(sets))
+
+    def _castrum_value(self, sets: list[tuple[int, int, int]]) -> float:
+        """:meth:`castrum_value` of a list (compiled, a list is indexed; a Sequence is not)."""
         me = self.t.seat
         value = 0.0
         for owner, v, c in sets:
@@ -383,7 +426,7 @@ class Assessor:
             else:
                 sets.append(entry)
         sets.append((me, value, old + added))
-        return self.castrum_value(sets)
+        return self._castrum_value(sets)
 
     def _die_value(self, column: int, value: int) -> float:
         key = column * 16 + value
@@ -556,15 +599,23 @@ class Assessor:
 _NO_VALUE: Final = float("-inf")
 
 
-@lru_cache(maxsize=1 << 12)
+#: :func:`_rounded`'s answers; emptied when full.
+_ROUNDED: dict[tuple[float, float, float], tuple[float, float, float]] = {}
+
+
 def _rounded(probs: tuple[float, float, float]) -> tuple[float, float, float]:
     """Fortuna chances rounded to 0.01, so that :func:`expected_top`'s cache stays small.
 
-    Cached: ``round`` to a number of digits goes through a decimal conversion, and
-    the chances change only when a Fortuna tile is seen.
+    Cached (a plain dict): ``round`` to a number of digits goes through a decimal
+    conversion, and the chances change only when a Fortuna tile is seen.
     """
-    p1, p2, p3 = probs
-    return (round(p1, 2), round(p2, 2), round(p3, 2))
+    found = _ROUNDED.get(probs)
+    if found is None:
+        p1, p2, p3 = probs
+        if len(_ROUNDED) >= 1 << 12:
+            _ROUNDED.clear()
+        found = _ROUNDED[probs] = (round(p1, 2), round(p2, 2), round(p3, 2))
+    return found
 
 
 def _forum_index(row: list[tuple[int, int]], value: int) -> int:
