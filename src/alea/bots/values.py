@@ -278,7 +278,13 @@ def holdings(
     )
 
 
-@lru_cache(maxsize=1 << 16)
+#: :func:`projected_of`'s answers by its arguments; emptied when full.
+_PROJECTED: dict[
+    tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[int, ...], int, int], float
+] = {}
+_PROJECTED_SIZE: Final = 1 << 16
+
+
 def projected_of(
     provinces: tuple[str, ...],
     patricians: tuple[str, ...],
@@ -291,8 +297,17 @@ def projected_of(
 
     IS-MCTS values every player at the end of every playout: keyed by plain
     tuples, a repeated question skips building and hashing a :class:`Holdings`.
+    The cache is a plain dict (looked up natively by the compiled search, where
+    ``lru_cache`` is a call through Python's calling convention).
     """
-    return projected(holdings(provinces, patricians, senate, fortuna), rounds_after, rounds)
+    key = (provinces, patricians, senate, fortuna, rounds_after, rounds)
+    found = _PROJECTED.get(key)
+    if found is None:
+        found = projected(holdings(provinces, patricians, senate, fortuna), rounds_after, rounds)
+        if len(_PROJECTED) >= _PROJECTED_SIZE:
+            _PROJECTED.clear()
+        _PROJECTED[key] = found
+    return found
 
 
 def projected(h: Holdings, rounds_after: int, rounds: int) -> float:
