@@ -7,8 +7,8 @@ Two optional builds, each falling back to the same pure-Python source:
 * the rules engine ``alea.iacta`` (every module but ``__init__``), compiled
   from its own ``mypy --strict`` source by mypyc, together with the bots' hot
   paths (``alea.bots.greedy``, ``table`` and ``values``: the heuristic every
-  IS-MCTS playout runs). No rules logic exists twice: the compiled modules
-  *are* the ``.py`` files. The build also writes ``_compiled_from.json`` in
+  IS-MCTS playout runs; ``playouts``: the playout loop itself). No rules logic
+  exists twice: the compiled modules *are* the ``.py`` files. The build also writes ``_compiled_from.json`` in
   each of the two packages, the hash of each source it compiled there, so that
   an import never runs compiled code built from other sources (see
   :mod:`alea.iacta._compiled`).
@@ -43,7 +43,9 @@ ENGINE_SOURCES = sorted(
 )
 #: The bots' hot paths, compiled with the engine (one group: they call it natively).
 BOTS_DIR = Path("src", "alea", "bots")
-BOT_SOURCES = [(BOTS_DIR / f"{name}.py").as_posix() for name in ("greedy", "table", "values")]
+BOT_SOURCES = [
+    (BOTS_DIR / f"{name}.py").as_posix() for name in ("greedy", "playouts", "table", "values")
+]
 MANIFEST = "_compiled_from.json"
 
 

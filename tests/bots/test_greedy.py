@@ -6,8 +6,10 @@ import random
 
 import alea.iacta as iacta
 from alea.bots import GreedyBot, GreedyParams, ask, make
-from alea.bots.greedy import placements, reroll_plans
+from alea.bots.greedy import _straight_after, placements, reroll_plans
 from alea.bots.table import Table
+from alea.iacta import senate
+from alea.iacta.notation import dice_action
 from alea.iacta.scoring import Holdings, best_arrangement
 
 
@@ -96,3 +98,13 @@ def test_imagined_placements_follow_the_engine() -> None:
                 mine = placements(Table.from_view(state.view(seat)), state.roll)
                 assert mine == [a for a in legal if a.kind != "R"]
             state.apply(rng.choice(legal))
+
+
+def test_straight_after_is_the_engines_result() -> None:
+    """The heuristic's cache of Senate results answers as senate.result_of does."""
+    owns: list[tuple[int, int] | None] = [None, (1, 3), (2, 2), (4, 6)]
+    for own in owns:
+        for dice in [(1,), (2, 3), (4,), (5, 6), (1, 2, 3), (3, 5), (6,)]:
+            action = dice_action("S", dice)
+            assert _straight_after(own, action, dice) == senate.result_of(own, dice)
+            assert _straight_after(own, action, dice) == senate.result_of(own, dice)

@@ -72,3 +72,30 @@ def test_expected_best_and_top() -> None:
     assert values.expected_top((), 1, 1, (0.0, 1.0, 0.0)) == pytest.approx(2.0)
     assert values.expected_top((3,), 1, 2, (0.5, 0.0, 0.5)) == pytest.approx(3 + 2)
     assert sum(values.poisson(1.5, 40)) == pytest.approx(1.0)
+
+
+def test_odds_tables_give_the_functions_numbers() -> None:
+    """The heuristic's table look-ups are p_set, p_value and p_run, bit for bit,
+    for any dice and count (beyond the tables too)."""
+    pairs = [
+        (values.set_odds, values.p_set),
+        (values.value_odds, values.p_value),
+        (values.run_odds, values.p_run),
+    ]
+    for table, exact in pairs:
+        for dice in range(values.MAX_DICE + 3):
+            for count in range(-1, values.MAX_DICE + 4):
+                assert table(dice, count) == exact(dice, count), (exact.__name__, dice, count)
+
+
+def test_poisson_is_the_rounded_table_and_survives_being_emptied() -> None:
+    """Cached by the mean as given: the same weights as rounding first, before and after
+    the cache is emptied (it is, when full)."""
+    means = [0.0, 0.0004, 0.0005, 1.2345, 1.2355, 2.5, 7.25]
+    first = {(m, n): values.poisson(m, n) for m in means for n in range(1, 6)}
+    for (m, n), weights in first.items():
+        assert weights == values._poisson(round(m, 3), n)
+        assert len(weights) == n
+    values._POISSON.clear()
+    for (m, n), weights in first.items():
+        assert values.poisson(m, n) == weights

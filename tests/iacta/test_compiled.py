@@ -138,7 +138,7 @@ def test_no_compiled_twins_means_pure_python_without_a_warning(tmp_path: Path) -
 
 BOTS_DIR = Path(alea.bots.__file__).parent
 #: The bot modules compiled with the engine (setup.py's BOT_SOURCES).
-BOT_MODULES = {"greedy", "table", "values"}
+BOT_MODULES = {"greedy", "playouts", "table", "values"}
 
 
 def test_compiled_bots_in_use_where_required() -> None:

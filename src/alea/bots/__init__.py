@@ -43,7 +43,7 @@ from typing import Any, Final
 import alea.iacta
 from alea.iacta._compiled import choose as _choose
 
-#: Whether the bots' hot paths (greedy, table, values) run compiled: only with the
+#: Whether the bots' hot paths (greedy, playouts, table, values) run compiled: only with the
 #: compiled engine they were built with, chosen before any of them is imported.
 COMPILED: bool = _choose(__name__, __path__[0], requires=alea.iacta.__name__).compiled
 

@@ -48,11 +48,11 @@ from alea.bots.values import (
     expected_best,
     expected_top,
     holdings,
-    p_run,
-    p_set,
     p_top_sum,
-    p_value,
     poisson,
+    run_odds,
+    set_odds,
+    value_odds,
 )
 from alea.iacta import castrum, forum, senate, temple
 from alea.iacta.board import Board
@@ -169,7 +169,27 @@ def _prizes(
     )
 
 
-@lru_cache(maxsize=1 << 15)
+#: The prizes by rank of :func:`_prizes`: provinces, patricians, Senate cards.
+Prizes = tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]
+#: :func:`_holdings_and_prizes`'s answers by its arguments; emptied when full.
+_HOLDINGS_AND_PRIZES: dict[
+    tuple[
+        tuple[str, ...],
+        tuple[str, ...],
+        tuple[str, ...],
+        tuple[int, ...],
+        tuple[str, ...],
+        tuple[str, ...],
+        tuple[str, ...],
+        int,
+        int,
+        int,
+    ],
+    tuple[Holdings, Prizes],
+] = {}
+_HOLDINGS_AND_PRIZES_SIZE: Final = 1 << 15
+
+
 def _holdings_and_prizes(
     provinces: tuple[str, ...],
     patricians: tuple[str, ...],
@@ -181,19 +201,38 @@ def _holdings_and_prizes(
     rounds_after: int,
     rounds: int,
     players: int,
-) -> tuple[Holdings, tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]]:
+) -> tuple[Holdings, Prizes]:
     """A seat's canonical holdings and :func:`_prizes`, keyed by a table's own fields.
 
     Every decision of a playout asks this, and the answer changes only at an
     evaluation: keyed by the table's tuples as they are, a repeat costs one
     look-up instead of sorting the cards into a new :class:`Holdings` (a plain
-    Python class, slow to build and to hash) for :func:`_prizes`'s key.
+    Python class, slow to build and to hash) for :func:`_prizes`'s key. A plain
+    dict, not ``lru_cache``: the compiled heuristic then looks it up without a
+    call through Python's calling convention.
     """
-    h = holdings(provinces, patricians, senate_cards, fortuna)
-    prizes = _prizes(
-        h, revealed_provinces, revealed_patricians, senate_unseen, rounds_after, rounds, players
+    key = (
+        provinces,
+        patricians,
+        senate_cards,
+        fortuna,
+        revealed_provinces,
+        revealed_patricians,
+        senate_unseen,
+        rounds_after,
+        rounds,
+        players,
     )
-    return h, prizes
+    found = _HOLDINGS_AND_PRIZES.get(key)
+    if found is None:
+        h = holdings(provinces, patricians, senate_cards, fortuna)
+        prizes = _prizes(
+            h, revealed_provinces, revealed_patricians, senate_unseen, rounds_after, rounds, players
+        )
+        if len(_HOLDINGS_AND_PRIZES) >= _HOLDINGS_AND_PRIZES_SIZE:
+            _HOLDINGS_AND_PRIZES.clear()
+        found = _HOLDINGS_AND_PRIZES[key] = (h, prizes)
+    return found
 
 
 class Assessor:
@@ -286,12 +325,12 @@ class Assessor:
         higher = (6 - value) / 6
         for s in self.others:
             d = self.t.dice[s]
-            above = p_set(d, count + 1)
-            p = above + (p_set(d, count) - above) * higher
+            above = set_odds(d, count + 1)
+            p = above + (set_odds(d, count) - above) * higher
             for owner, v, c in self.t.castrum:
                 if owner == s and (c < count or (c == count and v < value)):
                     need = count + (1 if v < value else 0) - c
-                    p = 1 - (1 - p) * (1 - p_value(d, need))
+                    p = 1 - (1 - p) * (1 - value_odds(d, need))
             total += self._chance_over_turns(s, p)
         self._castrum_threats[key] = total
         return total
@@ -308,11 +347,11 @@ class Assessor:
             d = self.t.dice[s]
             own = self.t.senate[s]
             if own is None:
-                above = p_run(d, length + 1)
-                p = above + (p_run(d, length) - above) * 0.5
+                above = run_odds(d, length + 1)
+                p = above + (run_odds(d, length) - above) * 0.5
             else:
                 need = length + 1 - (own[1] - own[0] + 1)
-                p = p_run(d, need) * 0.5 if need > 0 else 0.0
+                p = run_odds(d, need) * 0.5 if need > 0 else 0.0
             total += self._chance_over_turns(s, p)
         self._senate_threats[key] = total
         return total
@@ -359,6 +398,10 @@ class Assessor:
 
     def castrum_value(self, sets: Sequence[tuple[int, int, int]]) -> float:
         """Expected points of this seat's Castrum sets among ``sets`` (owner, value, count)."""
+        return self._castrum_value(list(sets))
+
+    def _castrum_value(self, sets: list[tuple[int, int, int]]) -> float:
+        """:meth:`castrum_value` of a list (compiled, a list is indexed; a Sequence is not)."""
         me = self.t.seat
         value = 0.0
         for owner, v, c in sets:
@@ -383,7 +426,7 @@ class Assessor:
             else:
                 sets.append(entry)
         sets.append((me, value, old + added))
-        return self.castrum_value(sets)
+        return self._castrum_value(sets)
 
     def _die_value(self, column: int, value: int) -> float:
         key = column * 16 + value
@@ -482,7 +525,7 @@ class Assessor:
             gain = self.forum_value(row, pushed) - self._base("F")
         elif kind == "S":
             straights = list(t.senate)
-            straights[me] = senate.result_of(straights[me], dice)
+            straights[me] = _straight_after(straights[me], action, dice)
             gain = self.senate_value(straights) - self._base("S")
         elif kind == "T":
             groups = list(t.temple)
@@ -508,15 +551,18 @@ class Assessor:
             self._bases[building] = found
         return found
 
-    def best(self, actions: Sequence[Action]) -> tuple[Action, float]:
+    def best(self, actions: Sequence[Action], memo: bool = True) -> tuple[Action, float]:
         """The placement in ``actions`` with the highest utility (first one on ties).
 
         Of the Temple placements only those with the highest pip sum are
         assessed: they all add the same number of dice, the rest of the roll
         is re-rolled next turn anyway, and a higher sum is harder to overtake.
+        Without ``memo`` the utilities are not kept for later questions (a
+        decision that weighs no re-roll asks each one once: keeping them is
+        only work); the answer is the same.
         """
         best_action = actions[0]
-        best_value = float("-inf")
+        best_value = _NO_VALUE
         # The engine lists placements first and re-rolls last (State.legal_actions):
         # the placements end at the first re-roll.
         end = len(actions)
@@ -527,32 +573,49 @@ class Assessor:
                 end = i
                 break
             if kind == "T":
-                top = max(top, sum(dice))
+                top = max(top, _pips(dice))
         utilities = self._utilities
         for i in range(end):
             action = actions[i]
             if top:
                 kind, dice, _ = action_parts(action)
-                if kind == "T" and sum(dice) < top:
+                if kind == "T" and _pips(dice) < top:
                     continue
-            value = utilities.get(action)
-            if value is None:
+            if memo:
+                found = utilities.get(action)
+                if found is None:
+                    value = self._utility(action)
+                    utilities[action] = value
+                else:
+                    value = found
+            else:
                 value = self._utility(action)
-                utilities[action] = value
             if value > best_value + 1e-9:
                 best_action, best_value = action, value
         return best_action, best_value
 
 
-@lru_cache(maxsize=1 << 12)
+#: Below every utility (the first placement weighed is always taken).
+_NO_VALUE: Final = float("-inf")
+
+
+#: :func:`_rounded`'s answers; emptied when full.
+_ROUNDED: dict[tuple[float, float, float], tuple[float, float, float]] = {}
+
+
 def _rounded(probs: tuple[float, float, float]) -> tuple[float, float, float]:
     """Fortuna chances rounded to 0.01, so that :func:`expected_top`'s cache stays small.
 
-    Cached: ``round`` to a number of digits goes through a decimal conversion, and
-    the chances change only when a Fortuna tile is seen.
+    Cached (a plain dict): ``round`` to a number of digits goes through a decimal
+    conversion, and the chances change only when a Fortuna tile is seen.
     """
-    p1, p2, p3 = probs
-    return (round(p1, 2), round(p2, 2), round(p3, 2))
+    found = _ROUNDED.get(probs)
+    if found is None:
+        p1, p2, p3 = probs
+        if len(_ROUNDED) >= 1 << 12:
+            _ROUNDED.clear()
+        found = _ROUNDED[probs] = (round(p1, 2), round(p2, 2), round(p3, 2))
+    return found
 
 
 def _forum_index(row: list[tuple[int, int]], value: int) -> int:
@@ -560,6 +623,33 @@ def _forum_index(row: list[tuple[int, int]], value: int) -> int:
         if v >= value:
             return i
     return len(row)
+
+
+#: :func:`alea.iacta.senate.result_of` of a seat's straight and a Senate placement,
+#: by the straight, then the action: the engine's answer, asked once per pair (there
+#: are a few hundred), not again for every decision that weighs the placement.
+_STRAIGHTS: dict[tuple[int, int] | None, dict[Action, tuple[int, int] | None]] = {}
+
+
+def _straight_after(
+    own: tuple[int, int] | None, action: Action, dice: tuple[int, ...]
+) -> tuple[int, int] | None:
+    """The straight ``own`` becomes with the Senate placement ``action`` (of ``dice``)."""
+    by_action = _STRAIGHTS.get(own)
+    if by_action is None:
+        by_action = _STRAIGHTS[own] = {}
+    if action in by_action:
+        return by_action[action]
+    found = by_action[action] = senate.result_of(own, dice)
+    return found
+
+
+def _pips(dice: tuple[int, ...]) -> int:
+    """The sum of ``dice`` (a loop: mypyc looks ``sum`` up among the builtins per call)."""
+    total = 0
+    for d in dice:
+        total += d
+    return total
 
 
 def reroll_plans(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -590,6 +680,89 @@ def reroll_plans(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
     return unique
 
 
+def choose(t: Table, legal: Sequence[Action], params: GreedyParams, rng: random.Random) -> Action:
+    """The greedy decision from a ready-made :class:`Table` (see the module doc).
+
+    A function, not only :meth:`GreedyBot.decide`: the compiled IS-MCTS playout
+    loop (:mod:`alea.bots.playouts`) calls it natively for every simulated decision.
+    """
+    if len(legal) == 1:
+        return legal[0]
+    kind = action_parts(legal[0])[0]
+    if kind in ("K", "P", "N"):
+        return choose_card(t, legal)
+    assessor = Assessor(t, params)
+    action, value = assessor.best(legal, params.reroll_samples > 0)
+    if params.reroll_samples > 0 and any(a.kind == REROLL for a in legal):
+        plan = _reroll(t, assessor, legal, value, rng, params)
+        if plan is not None:
+            return plan
+    return action
+
+
+def choose_card(t: Table, legal: Sequence[Action]) -> Action:
+    """The evaluation choice (``K:``, ``P:``, ``N:``) adding most to the projected score."""
+    kind = action_parts(legal[0])[0]
+    cards = tuple([action_parts(a)[2] for a in legal])
+    values = card_values_of(
+        t.my_provinces,
+        t.my_patricians,
+        t.my_senate,
+        t.my_fortuna,
+        kind,
+        cards,
+        t.rounds - t.round,
+        t.rounds,
+    )
+    # A loop, not max(key=lambda): the first of equal values, as max gives.
+    best = 0
+    for i in range(1, len(legal)):
+        if values[cards[i]] > values[cards[best]]:
+            best = i
+    return legal[best]
+
+
+def reroll_gains(
+    t: Table,
+    assessor: Assessor,
+    legal: Sequence[Action],
+    current: float,
+    rng: random.Random,
+    samples: int,
+) -> list[tuple[Action, float]]:
+    """Each legal re-roll plan with its sampled expected gain over placing now."""
+    allowed = {a.dice: a for a in legal if a.kind == REROLL}
+    gains: list[tuple[Action, float]] = []
+    for plan in reroll_plans(t.roll):
+        action = allowed.get(plan)
+        if action is None:
+            continue
+        kept = remove_dice(t.roll, plan)
+        total = 0.0
+        for _ in range(samples):
+            new = tuple(sorted(kept + tuple(rng.randint(1, 6) for _ in plan)))
+            total += assessor.best(placements(t, new))[1]
+        gains.append((action, total / samples - current))
+    return gains
+
+
+def _reroll(
+    t: Table,
+    assessor: Assessor,
+    legal: Sequence[Action],
+    current: float,
+    rng: random.Random,
+    params: GreedyParams,
+) -> Action | None:
+    """The re-roll worth a token, if any (see :func:`reroll_plans`)."""
+    best: Action | None = None
+    best_gain = params.token_value + params.reroll_margin
+    for action, gain in reroll_gains(t, assessor, legal, current, rng, params.reroll_samples):
+        if gain > best_gain:
+            best, best_gain = action, gain
+    return best
+
+
 @python_class  # a native class cannot subclass the ABC Bot (plain Python)
 class GreedyBot(Bot):
     """One-placement look-ahead with the expected-points heuristic above."""
@@ -602,42 +775,11 @@ class GreedyBot(Bot):
         self, view: dict[str, Any], legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """Choose from ``legal_actions`` (see the module doc)."""
-        return self.decide(Table.from_view(view), legal_actions, rng)
+        return choose(Table.from_view(view), legal_actions, self.params, rng)
 
     def decide(self, t: Table, legal: Sequence[Action], rng: random.Random) -> Action:
-        """The decision from a ready-made :class:`Table` (IS-MCTS playouts use this)."""
-        if len(legal) == 1:
-            return legal[0]
-        kind = action_parts(legal[0])[0]
-        if kind in ("K", "P", "N"):
-            return self._choose_card(t, legal)
-        assessor = Assessor(t, self.params)
-        action, value = assessor.best(legal)
-        if self.params.reroll_samples > 0 and any(a.kind == REROLL for a in legal):
-            plan = self._reroll(t, assessor, legal, value, rng)
-            if plan is not None:
-                return plan
-        return action
-
-    def _choose_card(self, t: Table, legal: Sequence[Action]) -> Action:
-        kind = action_parts(legal[0])[0]
-        cards = tuple([action_parts(a)[2] for a in legal])
-        values = card_values_of(
-            t.my_provinces,
-            t.my_patricians,
-            t.my_senate,
-            t.my_fortuna,
-            kind,
-            cards,
-            t.rounds - t.round,
-            t.rounds,
-        )
-        # A loop, not max(key=lambda): mypyc cannot compile a closure in this (Python) class.
-        best = 0
-        for i in range(1, len(legal)):
-            if values[cards[i]] > values[cards[best]]:
-                best = i
-        return legal[best]
+        """The decision from a ready-made :class:`Table` (:func:`choose`)."""
+        return choose(t, legal, self.params, rng)
 
     def reroll_gains(
         self,
@@ -649,37 +791,16 @@ class GreedyBot(Bot):
         samples: int,
     ) -> list[tuple[Action, float]]:
         """Each legal re-roll plan with its sampled expected gain over placing now."""
-        allowed = {a.dice: a for a in legal if a.kind == REROLL}
-        gains: list[tuple[Action, float]] = []
-        for plan in reroll_plans(t.roll):
-            action = allowed.get(plan)
-            if action is None:
-                continue
-            kept = remove_dice(t.roll, plan)
-            total = 0.0
-            for _ in range(samples):
-                new = tuple(sorted(kept + tuple(rng.randint(1, 6) for _ in plan)))
-                total += assessor.best(placements(t, new))[1]
-            gains.append((action, total / samples - current))
-        return gains
-
-    def _reroll(
-        self,
-        t: Table,
-        assessor: Assessor,
-        legal: Sequence[Action],
-        current: float,
-        rng: random.Random,
-    ) -> Action | None:
-        """The re-roll worth a token, if any (see :func:`reroll_plans`)."""
-        best: Action | None = None
-        best_gain = self.params.token_value + self.params.reroll_margin
-        for action, gain in self.reroll_gains(
-            t, assessor, legal, current, rng, self.params.reroll_samples
-        ):
-            if gain > best_gain:
-                best, best_gain = action, gain
-        return best
+        return reroll_gains(t, assessor, legal, current, rng, samples)
 
 
-__all__ = ["Assessor", "GreedyBot", "GreedyParams", "placements", "reroll_plans"]
+__all__ = [
+    "Assessor",
+    "GreedyBot",
+    "GreedyParams",
+    "choose",
+    "choose_card",
+    "placements",
+    "reroll_gains",
+    "reroll_plans",
+]

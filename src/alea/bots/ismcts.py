@@ -49,102 +49,29 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
-from math import ceil, log, log2, sqrt, tanh
+from collections.abc import Sequence
+from math import ceil, log2, sqrt
 from typing import Any
 
 from alea.bots.base import Bot
 from alea.bots.greedy import Assessor, GreedyBot, GreedyParams, reroll_plans
+from alea.bots.playouts import (
+    GreedyPolicy,
+    Key,
+    Node,
+    Policy,
+    evaluate,
+    greedy_policy,
+    playout,
+    random_policy,
+)
 from alea.bots.table import Table
-from alea.bots.values import card_values_of, projected_of
+from alea.bots.values import card_values_of
 from alea.iacta.determinize import determinize
 from alea.iacta.notation import REROLL, Action
 from alea.iacta.state import State
 
-#: A playout policy: the decision of ``player`` in a (determinised) state.
-Policy = Callable[[State, int, random.Random], Action]
-
-#: Observation since a node: the searcher's log entries, others' secrets as ``?``.
-Key = tuple[str, ...]
-
-
-def greedy_policy(seat: int, params: GreedyParams | None = None) -> Policy:
-    """The greedy bot as a playout policy for a search run by ``seat``.
-
-    The searcher plays itself with its own cards; rivals are modelled from
-    what everyone sees of them (:meth:`Table.from_state` with ``public``).
-    """
-    bot = GreedyBot(params or GreedyParams(reroll_samples=0))
-
-    def policy(state: State, player: int, rng: random.Random) -> Action:
-        table = Table.from_state(state, player, public=player != seat)
-        return bot.decide(table, state.legal_actions(), rng)
-
-    return policy
-
-
-def random_policy(state: State, player: int, rng: random.Random) -> Action:
-    """Uniform over the placements and card choices (re-rolls only when nothing else)."""
-    legal = state.legal_actions()
-    places = [a for a in legal if a.kind != REROLL] or legal
-    return places[int(rng.random() * len(places))]
-
-
-class Node:
-    """One of the searching player's information sets, with UCB1 statistics."""
-
-    __slots__ = ("avail", "candidates", "children", "totals", "visits")
-
-    def __init__(self, candidates: list[Action]) -> None:
-        self.candidates = candidates
-        self.visits: dict[Action, int] = dict.fromkeys(candidates, 0)
-        self.totals: dict[Action, float] = dict.fromkeys(candidates, 0.0)
-        self.avail: dict[Action, int] = dict.fromkeys(candidates, 0)
-        #: For each action, the information sets that can follow it, by observation.
-        self.children: dict[Action, dict[Key, Node]] = {}
-
-    def select(self, legal: Sequence[Action], exploration: float, widening: float) -> Action:
-        """UCB1 with availability counts, over a progressively widening candidate list.
-
-        Candidates are ordered best first by the greedy heuristic. A node
-        visited ``n`` times considers the first ``1 + floor(widening * sqrt(n))``
-        of them, so a rarely visited node plays like the greedy policy (a
-        playout is only as informative as the moves in it) and alternatives
-        enter as evidence accumulates (progressive widening).
-        """
-        total = sum(self.visits.values())
-        width = 1 + int(widening * sqrt(total))
-        present = [a for a in self.candidates[:width] if a in legal] or [legal[0]]
-        for a in present:
-            self.avail[a] = self.avail.get(a, 0) + 1
-        for a in present:
-            if self.visits.get(a, 0) == 0:
-                self.visits.setdefault(a, 0)
-                self.totals.setdefault(a, 0.0)
-                return a
-        best = present[0]
-        best_score = float("-inf")
-        for a in present:
-            n = self.visits[a]
-            score = self.totals[a] / n + exploration * sqrt(log(self.avail[a]) / n)
-            if score > best_score:
-                best, best_score = a, score
-        return best
-
-    def update(self, action: Action, reward: float) -> None:
-        self.visits[action] += 1
-        self.totals[action] += reward
-
-    def after(self, action: Action) -> dict[Key, Node]:
-        """The table of information sets following ``action`` (created on first use)."""
-        found = self.children.get(action)
-        if found is None:
-            found = self.children[action] = {}
-        return found
-
-    def mean(self, action: Action) -> float:
-        n = self.visits.get(action, 0)
-        return self.totals[action] / n if n else 0.0
+__all__ = ["ISMCTSBot", "Key", "Node", "Policy", "evaluate", "greedy_policy", "random_policy"]
 
 
 class ISMCTSBot(Bot):
@@ -192,7 +119,8 @@ class ISMCTSBot(Bot):
         self.name = name
         self._greedy = GreedyBot()
         self._cheap = GreedyParams(reroll_samples=0)
-        self._policy: Policy = random_policy
+        #: The greedy playout policy of the current search (None: random playouts).
+        self._policy: GreedyPolicy | None = None
         self._steps = 0
         #: Playouts, simulated decisions and seconds of the last decision (for benchmarks).
         self.last_iterations = 0
@@ -211,7 +139,7 @@ class ISMCTSBot(Bot):
         if len(legal_actions) == 1:
             return legal_actions[0]
         seat = int(view["seat"])
-        self._policy = greedy_policy(seat) if self.playout_name == "greedy" else random_policy
+        self._policy = greedy_policy(seat) if self.playout_name == "greedy" else None
         table = Table.from_view(view)
         favourite = self._greedy.decide(table, legal_actions, rng)
         candidates = self.candidates(table, legal_actions, rng)
@@ -384,85 +312,25 @@ class ISMCTSBot(Bot):
         """Apply ``first``, play on (tree, then policy) to the horizon; the reward.
 
         ``following`` holds the information sets that can come after
-        ``first``; the tree below it grows by one node per playout.
+        ``first``; the tree below it grows by one node per playout. The loop
+        itself is :func:`alea.bots.playouts.playout` (compiled with the engine).
         """
-        start_round = state.round
-        state.apply(first)
-        mark = len(state.history)
-        path: list[tuple[Node, Action]] = []
-        expanded = False
-        in_tree = True
-        policy = self._policy
-        game_horizon = self.horizon == "game"
-        steps = 1
-        # The state's methods bound once: this loop runs every simulated decision
-        # and chance event of every playout.
-        apply = state.apply
-        is_terminal = state.is_terminal
-        is_chance = state.is_chance
-        sample_chance = state.sample_chance
-        current_player = state.current_player
-        while not is_terminal():
-            if not game_horizon and state.round != start_round:
-                break
-            if is_chance():
-                apply(sample_chance(rng))
-                continue
-            steps += 1
-            player = current_player()
-            if player != seat or not in_tree:
-                apply(policy(state, player, rng))
-                continue
-            legal = state.legal_actions()
-            key = tuple(state.log(seat)[mark:])
-            node = following.get(key)
-            if node is None:
-                if expanded:
-                    in_tree = False
-                    state.apply(policy(state, player, rng))
-                    continue
-                node = Node(self.candidates(Table.from_state(state, seat), legal))
-                following[key] = node
-                expanded = True
-            action = node.select(legal, self.exploration, self.widening)
-            path.append((node, action))
-            state.apply(action)
-            mark = len(state.history)
-            following = node.after(action)
+        value, steps = playout(
+            state,
+            seat,
+            first,
+            following,
+            rng,
+            self._policy,
+            self.candidates,
+            self.exploration,
+            self.widening,
+            self.horizon == "game",
+            self.scale,
+        )
         self._steps += steps
-        reward = self._reward(state, seat)
-        for node, action in path:
-            node.update(action, reward)
-        return reward
-
-    def _reward(self, state: State, seat: int) -> float:
-        """The bot's margin over its rivals at the end of the playout, in [0, 1]."""
-        values = evaluate(state)
-        mine = values[seat]
-        others = [v for s, v in enumerate(values) if s != seat]
-        margin = mine - 0.5 * max(others) - 0.5 * sum(others) / len(others)
-        return 0.5 + 0.5 * tanh(margin / self.scale)
+        return value
 
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else float("-inf")
-
-
-def evaluate(state: State) -> list[float]:
-    """Every player's projected final score (the exact score once the game is over)."""
-    over = state.is_terminal()
-    after = state.rounds - state.round
-    values: list[float] = []
-    for s in range(state.players):
-        projection = projected_of(
-            tuple(state.provinces[s]),
-            tuple(state.patricians[s]),
-            tuple(state.senate_cards[s]),
-            tuple(state.fortuna_kept[s]),
-            0 if over else after,
-            state.rounds,
-        )
-        tokens = state.tokens[s]
-        bonus = tokens // 2 if over else tokens * 0.5
-        values.append(projection + bonus)
-    return values

@@ -15,8 +15,7 @@ as much again. ``tests/bots/test_table.py`` checks that all three agree.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from alea.iacta.cards import FORTUNA_COPIES, senate_deck
 from alea.iacta.castrum import ranking
@@ -212,25 +211,47 @@ class Table:
         return t
 
 
-@lru_cache(maxsize=1 << 12)
+#: The answers of :func:`_unseen` and :func:`_fortuna_probs_of`, emptied when full:
+#: plain dicts rather than ``lru_cache``, looked up by the compiled table builder
+#: without a call through Python's calling convention.
+_UNSEEN: dict[tuple[int, tuple[str, ...]], tuple[str, ...]] = {}
+_FORTUNA_PROBS: dict[
+    tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int], tuple[float, float, float]
+] = {}
+_CACHE_SIZE: Final = 1 << 12
+
+
 def _unseen(players: int, known: tuple[str, ...]) -> tuple[str, ...]:
     """The Senate deck minus the multiset ``known``, sorted: the cards a seat cannot place.
 
     Cached: a seat's known cards change a few times a game, and a search asks
     again for every simulated decision.
     """
-    rest = Counter(senate_deck(players))
-    rest.subtract(known)
-    return tuple(sorted(card for card, k in rest.items() for _ in range(max(k, 0))))
+    key = (players, known)
+    found = _UNSEEN.get(key)
+    if found is None:
+        rest = Counter(senate_deck(players))
+        rest.subtract(known)
+        if len(_UNSEEN) >= _CACHE_SIZE:
+            _UNSEEN.clear()
+        found = _UNSEEN[key] = tuple(
+            sorted(card for card, k in rest.items() for _ in range(max(k, 0)))
+        )
+    return found
 
 
-@lru_cache(maxsize=1 << 12)
 def _fortuna_probs_of(
     discards: tuple[int, ...], kept: tuple[int, ...], drawn: tuple[int, ...], stack: int
 ) -> tuple[float, float, float]:
     """:func:`_fortuna_probs`, cached: IS-MCTS asks it at every simulated decision,
     and the tiles seen change a few times a round."""
-    return _fortuna_probs(list(discards), list(kept), list(drawn), stack)
+    key = (discards, kept, drawn, stack)
+    found = _FORTUNA_PROBS.get(key)
+    if found is None:
+        if len(_FORTUNA_PROBS) >= _CACHE_SIZE:
+            _FORTUNA_PROBS.clear()
+        found = _FORTUNA_PROBS[key] = _fortuna_probs(list(discards), list(kept), list(drawn), stack)
+    return found
 
 
 def _fortuna_probs(

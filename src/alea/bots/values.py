@@ -145,14 +145,30 @@ def expected_top(known: tuple[int, ...], draws: int, keep: int, probs: tuple[flo
     return sum(sum(best) * p for best, p in dist.items())
 
 
-@lru_cache(maxsize=1 << 14)
+#: :func:`poisson`'s answers by mean as given, then limit; emptied when it holds
+#: ``_POISSON_SIZE`` means (a search meets many, a game far fewer).
+_POISSON: dict[float, dict[int, tuple[float, ...]]] = {}
+_POISSON_SIZE: Final = 1 << 14
+
+
 def poisson(mean: float, limit: int) -> tuple[float, ...]:
     """P(X = 0..limit-1) for a Poisson count with ``mean`` (the rest is P(X >= limit)).
 
     ``mean`` is rounded to 0.001 for the table below; this cache, keyed by the mean
-    as given, spares the rounding (a decimal conversion) on a repeated question.
+    as given, spares the rounding (a decimal conversion) on a repeated question. It is
+    two plain dicts (by mean, then limit), not ``lru_cache``: the heuristic asks this
+    for every prize it weighs, and a call through ``lru_cache`` (a key tuple built and
+    hashed, the recency list updated) cost more than the look-ups.
     """
-    return _poisson(round(mean, 3), limit)
+    by_limit = _POISSON.get(mean)
+    if by_limit is None:
+        if len(_POISSON) >= _POISSON_SIZE:
+            _POISSON.clear()
+        by_limit = _POISSON[mean] = {}
+    found = by_limit.get(limit)
+    if found is None:
+        found = by_limit[limit] = _poisson(round(mean, 3), limit)
+    return found
 
 
 @lru_cache(maxsize=1 << 14)
@@ -163,6 +179,48 @@ def _poisson(mean: float, limit: int) -> tuple[float, ...]:
         out.append(p)
         p *= mean / (k + 1)
     return tuple(out)
+
+
+#: The most dice a player holds (its dice at the start of a round).
+MAX_DICE: Final = 8
+
+#: :func:`p_set`, :func:`p_value` and :func:`p_run` as tables by dice held, then count
+#: (or run length) from 0 up to the last that can happen, filled by those functions:
+#: the greedy heuristic asks them in its inner loops, where a list index costs far less
+#: than a cached call (a key tuple built and hashed), and gives the very same numbers.
+_SET_ODDS: Final = [[p_set(d, c) for c in range(d + 1)] for d in range(MAX_DICE + 1)]
+_VALUE_ODDS: Final = [[p_value(d, c) for c in range(d + 1)] for d in range(MAX_DICE + 1)]
+_RUN_ODDS: Final = [[p_run(d, n) for n in range(min(d, 6) + 1)] for d in range(MAX_DICE + 1)]
+
+
+def set_odds(dice: int, count: int) -> float:
+    """:func:`p_set`, read from its table."""
+    if count <= 0:
+        return 1.0
+    if dice > MAX_DICE or dice < 0:
+        return p_set(dice, count)
+    row = _SET_ODDS[dice]
+    return row[count] if count < len(row) else 0.0
+
+
+def value_odds(dice: int, count: int) -> float:
+    """:func:`p_value`, read from its table."""
+    if count <= 0:
+        return 1.0
+    if dice > MAX_DICE or dice < 0:
+        return p_value(dice, count)
+    row = _VALUE_ODDS[dice]
+    return row[count] if count < len(row) else 0.0
+
+
+def run_odds(dice: int, length: int) -> float:
+    """:func:`p_run`, read from its table."""
+    if length <= 0:
+        return 1.0
+    if dice > MAX_DICE or dice < 0:
+        return p_run(dice, length)
+    row = _RUN_ODDS[dice]
+    return row[length] if length < len(row) else 0.0
 
 
 def expected_best(values: list[float], draws: int) -> float:
@@ -220,7 +278,13 @@ def holdings(
     )
 
 
-@lru_cache(maxsize=1 << 16)
+#: :func:`projected_of`'s answers by its arguments; emptied when full.
+_PROJECTED: dict[
+    tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[int, ...], int, int], float
+] = {}
+_PROJECTED_SIZE: Final = 1 << 16
+
+
 def projected_of(
     provinces: tuple[str, ...],
     patricians: tuple[str, ...],
@@ -233,8 +297,17 @@ def projected_of(
 
     IS-MCTS values every player at the end of every playout: keyed by plain
     tuples, a repeated question skips building and hashing a :class:`Holdings`.
+    The cache is a plain dict (looked up natively by the compiled search, where
+    ``lru_cache`` is a call through Python's calling convention).
     """
-    return projected(holdings(provinces, patricians, senate, fortuna), rounds_after, rounds)
+    key = (provinces, patricians, senate, fortuna, rounds_after, rounds)
+    found = _PROJECTED.get(key)
+    if found is None:
+        found = projected(holdings(provinces, patricians, senate, fortuna), rounds_after, rounds)
+        if len(_PROJECTED) >= _PROJECTED_SIZE:
+            _PROJECTED.clear()
+        _PROJECTED[key] = found
+    return found
 
 
 def projected(h: Holdings, rounds_after: int, rounds: int) -> float:
