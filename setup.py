@@ -8,9 +8,10 @@ Two optional builds, each falling back to the same pure-Python source:
   from its own ``mypy --strict`` source by mypyc, together with the bots' hot
   paths (``alea.bots.greedy``, ``table`` and ``values``: the heuristic every
   IS-MCTS playout runs; ``playouts``: the playout loop itself). No rules logic
-  exists twice: the compiled modules *are* the ``.py`` files. The build also writes ``_compiled_from.json`` in
-  each of the two packages, the hash of each source it compiled there, so that
-  an import never runs compiled code built from other sources (see
+  exists twice: the compiled modules *are* the ``.py`` files. The build also
+  writes ``_compiled_from.json`` in each of the two packages, the hash of each
+  source it compiled there (taken before mypyc reads it), so that an import
+  never runs compiled code built from other sources (see
   :mod:`alea.iacta._compiled`).
 
 Where no C compiler (or no mypyc) is available, or compiling fails, the build
@@ -97,10 +98,7 @@ class BuildExt(build_ext):
             _remove_compiled_engine(Path(self.build_lib))
             return
         for package, sources in ((ENGINE_DIR, ENGINE_SOURCES), (BOTS_DIR, BOT_SOURCES)):
-            hashes = {
-                Path(source).stem: hashlib.sha256((ROOT / source).read_bytes()).hexdigest()
-                for source in sources
-            }
+            hashes = {Path(source).stem: SOURCE_HASHES[source] for source in sources}
             text = json.dumps(hashes, indent=1, sort_keys=True) + "\n"
             places = [Path(self.build_lib, *package.parts[1:])]
             if in_source:
@@ -145,6 +143,13 @@ envs = cythonize(
 )
 for extension in envs:
     extension.optional = True  # cythonize may rebuild the Extension objects
+#: The hash of each source mypyc compiles, taken *before* mypyc reads it: a source edited
+#: while a (minutes-long) build runs must not get a manifest entry that matches code the
+#: build never compiled, or the import guard would run stale compiled code.
+SOURCE_HASHES = {
+    source: hashlib.sha256((ROOT / source).read_bytes()).hexdigest()
+    for source in (*ENGINE_SOURCES, *BOT_SOURCES)
+}
 engine = _engine_extensions()
 for extension in engine:
     extension.optional = True  # a failure leaves the engine in Python (BuildExt)
