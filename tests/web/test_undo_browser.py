@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.support import LiveServer, database, human_game, quick_bots
+from tests.server.support import HTTP, LiveServer, database, human_game, quick_bots
 from tests.web.a11y import serious_violations
 from tests.web.support import browser_settings, require_chromium, watch_errors
 from tests.web.test_playtest_browser import DESKTOP, PHONE, sit, state
@@ -50,11 +50,10 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def act(base: str, game_id: str, token: str, action: str, version: int) -> dict[str, Any]:
-    answer = httpx.post(
+    answer = HTTP.post(
         f"{base}/api/games/{game_id}/actions",
         json={"action": action, "version": version},
         headers=bearer(token),
-        timeout=30,
     )
     assert answer.status_code == 200, answer.text
     result: dict[str, Any] = answer.json()["state"]
