@@ -24,8 +24,6 @@ import asyncio
 import contextlib
 import json
 import secrets
-import signal
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -37,7 +35,7 @@ from websockets.exceptions import InvalidStatus
 
 from private_db import private_database
 from server_load import cpu_seconds, create_games, percentile, start_server
-from serving import start_nginx
+from serving import start_nginx, stop_all
 
 
 @dataclass
@@ -171,16 +169,7 @@ def main() -> None:
             lb, base = start_nginx(tmp, [b for _, b in procs])
             burst = asyncio.run(run(args, base, tuple(p.pid for p, _ in procs), lb.pid))
         finally:
-            if lb is not None:
-                lb.terminate()
-                lb.wait(timeout=10)
-            for proc, _ in procs:
-                proc.send_signal(signal.SIGINT)
-            for proc, _ in procs:
-                try:
-                    proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+            stop_all(lb, procs)
     sockets = args.games * 4
     hs = [x * 1000 for x in burst.handshakes]
     fv = [x * 1000 for x in burst.first_views]

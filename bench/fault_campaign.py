@@ -50,7 +50,7 @@ import websockets
 
 from private_services import PrivatePostgres, PrivateRedis, fixed_port
 from server_load import GameLog, Player, Stats, create_games, verify
-from serving import start_alea_server, start_nginx
+from serving import add_load_options, start_alea_server, start_nginx
 
 #: A game whose version did not move for longer than this, while played, stalled.
 STALL_LIMIT = 5.0
@@ -419,10 +419,14 @@ def report(stats: Stats, logs: list[GameLog], campaign: Campaign, ended: float, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--duration", type=float, default=120.0, help="seconds of faults")
-    parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--think", type=float, default=0.5, help="mean think time, seconds")
+    add_load_options(
+        parser,
+        games=100,
+        duration=120.0,
+        duration_help="seconds of faults",
+        think=0.5,
+        think_help="mean think time, seconds",
+    )
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--restart-after", type=float, default=1.0)
     parser.add_argument("--redis-restart", action="store_true")
@@ -436,7 +440,6 @@ def main() -> None:
     parser.add_argument(
         "--upstream", default=UPSTREAM, help="nginx's parameters of each server line"
     )
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.duration > 600 or args.games > 1000 or args.kills > 100:
         raise SystemExit("bounded campaign: at most 600 s, 1000 games and 100 kills")

@@ -60,23 +60,33 @@ def _answers(port: int, probe: bytes, expect: bytes) -> bool:
 
 
 class PrivateRedis:
-    """``redis-server`` on a free port, no persistence: a restart loses everything."""
+    """``redis-server`` on a free port below the ephemeral range (:func:`fixed_port`: it is
+    restarted on it), no persistence: a restart loses everything. The fault campaign and
+    the server's fault tests (``tests/server/outage_support.py``) both use it.
 
-    def __init__(self) -> None:
+    ``directory``: its working directory, made if missing and left in place; by default a
+    temporary one, removed by :meth:`close`.
+    """
+
+    def __init__(self, directory: Path | None = None) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
-            raise SystemExit("the fault campaign needs redis-server (apt-get install redis-server)")
+            raise SystemExit("a private Redis needs redis-server (apt-get install redis-server)")
         self.binary = binary
-        self.port = free_port()
-        self.dir = tempfile.mkdtemp(prefix="alea-redis-")
+        self.port = fixed_port()
+        self._own_dir = directory is None
+        self.dir = Path(tempfile.mkdtemp(prefix="alea-redis-")) if directory is None else directory
+        self.dir.mkdir(parents=True, exist_ok=True)
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> None:
+    def start(self) -> PrivateRedis:
+        """Start it (again), with the same configuration every time: no snapshots, no log,
+        loopback only; return once it answers ``PING``."""
         self.proc = subprocess.Popen(
             [
                 *(self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""),
-                *("--appendonly", "no", "--dir", self.dir),
+                *("--appendonly", "no", "--dir", str(self.dir)),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -86,8 +96,10 @@ class PrivateRedis:
             if time.time() > deadline:
                 raise SystemExit("redis-server did not start")
             time.sleep(0.05)
+        return self
 
     def stop(self) -> None:
+        """``SHUTDOWN NOSAVE``: Redis goes away with everything it held."""
         if self.proc is None or self.proc.poll() is not None:
             return
         _answers(self.port, b"SHUTDOWN NOSAVE\r\n", b"")
@@ -98,8 +110,16 @@ class PrivateRedis:
             self.proc.wait(timeout=10)
 
     def close(self) -> None:
+        """Stop it and remove its directory if it is a temporary one of its own."""
         self.stop()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if self._own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> PrivateRedis:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class PrivatePostgres:

@@ -33,9 +33,7 @@ import multiprocessing
 import os
 import random
 import secrets
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,7 +47,7 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from private_db import private_database
-from serving import start_alea_server, start_nginx
+from serving import add_load_options, start_alea_server, start_nginx, stop_all
 
 #: Server CPU per acknowledged action the issue asks for (single process, PostgreSQL).
 CPU_TARGET_MS = 0.5
@@ -471,21 +469,20 @@ async def drive(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200)
+    add_load_options(
+        parser,
+        games=200,
+        duration=60.0,
+        duration_help="measured seconds",
+        think=1.0,
+        think_help="mean think time per move, seconds (uniform 0 to twice this)",
+    )
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
-    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument(
         "--ramp",
         type=float,
         default=0.0,
         help="seconds over which the clients connect (0: all at once, the hardest burst)",
-    )
-    parser.add_argument(
-        "--think",
-        type=float,
-        default=1.0,
-        help="mean think time per move, seconds (uniform 0 to twice this)",
     )
     parser.add_argument(
         "--database-url",
@@ -497,7 +494,6 @@ def main() -> None:
         "--profile", default=None, help="write the server's cProfile output to this file"
     )
     parser.add_argument("--sqlite-synchronous", default="FULL")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ws", default=None, help="the server's WebSocket implementation")
     parser.add_argument(
         "--url", default=None, help="use a server already running there (with --database-url)"
@@ -559,16 +555,7 @@ def main() -> None:
                 pids = tuple(p.pid for p, _ in procs)
                 stats, logs, rate = asyncio.run(drive(args, base, pids))
             finally:
-                if lb is not None:
-                    lb.terminate()
-                    lb.wait(timeout=10)
-                for proc, _ in procs:
-                    proc.send_signal(signal.SIGINT)
-                for proc, _ in procs:
-                    try:
-                        proc.wait(timeout=30)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
+                stop_all(lb, procs)
         checked, lost, phantom = verify(url, logs)
     lat = [x * 1000 for x in stats.latencies]
     print(

@@ -8,13 +8,16 @@ returns once ``/api/health`` answers.
 
 from __future__ import annotations
 
+import argparse
 import re
+import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -109,6 +112,43 @@ def start_nginx(
             time.sleep(0.05)
     proc.kill()
     raise SystemExit("nginx did not start")
+
+
+def stop_all(
+    lb: subprocess.Popen[Any] | None, procs: Sequence[tuple[subprocess.Popen[Any], str]]
+) -> None:
+    """Stop what :func:`start_nginx` and :func:`start_alea_server` started: nginx (if any)
+    first, so no new request reaches a stopping server, then every server at once with
+    SIGINT (their clean shutdown, all in parallel), each killed if not gone in 30 s."""
+    if lb is not None:
+        lb.terminate()
+        lb.wait(timeout=10)
+    for proc, _ in procs:
+        proc.send_signal(signal.SIGINT)
+    for proc, _ in procs:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def add_load_options(
+    parser: argparse.ArgumentParser,
+    *,
+    games: int,
+    duration: float,
+    duration_help: str,
+    think: float,
+    think_help: str,
+) -> None:
+    """The options of a run of ``server_load.py``'s scripted clients, which the fault
+    campaign drives too: how many games, how long (after a warm-up), the mean think time
+    and the seed. Each benchmark gives its own defaults and says what its duration is."""
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--duration", type=float, default=duration, help=duration_help)
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--think", type=float, default=think, help=think_help)
+    parser.add_argument("--seed", type=int, default=1)
 
 
 def _drain(proc: subprocess.Popen[str], lines: list[str] | None) -> None:

@@ -11,36 +11,21 @@ work), so a test must never stop them. Two stand-ins:
   would break everyone else's connections.
 * :class:`PrivateRedis`: a ``redis-server`` of the test's own on a free port
   (no persistence), which the test can really stop (``SHUTDOWN NOSAVE``) and
-  start again with the same configuration.
+  start again with the same configuration (``bench/private_services.py``'s, which
+  the fault campaign uses too).
 """
 
 from __future__ import annotations
 
 import contextlib
-import random
 import shutil
 import socket
-import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
-
-
-def fixed_port() -> int:
-    """A free port below the kernel's ephemeral range, for a service restarted on it: while
-    it is down, a port of that range could become the local end of any outgoing connection
-    on the machine, and the service could not listen on it again."""
-    low = 32768
-    with contextlib.suppress(OSError, ValueError):
-        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    for _ in range(200):
-        port = random.randrange(max(1024, low - 12000), low)
-        with socket.socket() as sock, contextlib.suppress(OSError):
-            sock.bind(("127.0.0.1", port))
-            return port
-    raise RuntimeError("no free port below the ephemeral range")
+from bench import private_services
+from bench.private_services import fixed_port
 
 
 class TcpProxy:
@@ -123,69 +108,12 @@ class TcpProxy:
                     sock.shutdown(socket.SHUT_RDWR)
 
 
-class PrivateRedis:
-    """A ``redis-server`` of one test's own, on a free port, that the test may restart."""
+class PrivateRedis(private_services.PrivateRedis):
+    """A ``redis-server`` of one test's own in ``tmp``, on a free port, that the test may
+    restart (the benchmarks' :class:`bench.private_services.PrivateRedis`); the test is
+    skipped where redis-server is not installed."""
 
     def __init__(self, tmp: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
+        if shutil.which("redis-server") is None:
             pytest.skip("a Redis restart needs redis-server (apt-get install redis-server)")
-        self.binary = binary
-        self.port = fixed_port()
-        self.dir = tmp
-        tmp.mkdir(parents=True, exist_ok=True)
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> PrivateRedis:
-        # The same configuration every time: no snapshots, no log, loopback only.
-        self.proc = subprocess.Popen(
-            [
-                self.binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.dir),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock,
-            ):
-                sock.sendall(b"PING\r\n")
-                if sock.recv(16).startswith(b"+PONG"):
-                    return self
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self) -> None:
-        """``SHUTDOWN NOSAVE``: Redis goes away with everything it held."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        with (
-            contextlib.suppress(OSError),
-            socket.create_connection(("127.0.0.1", self.port), timeout=2) as sock,
-        ):
-            sock.sendall(b"SHUTDOWN NOSAVE\r\n")
-            sock.recv(16)
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-    def __enter__(self) -> PrivateRedis:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        super().__init__(tmp)

@@ -39,6 +39,12 @@ from alea.server.tables import migrate
 
 PG_ENV = "ALEA_TEST_DATABASE_URL"
 
+#: One HTTP client for the requests the tests' helpers make (create a game, claim a seat,
+#: read a state, move): ``httpx.get`` builds a client, and with it an SSL context, on every
+#: call (some 30 ms of CPU), and the helpers that play a game to a position make hundreds.
+#: Idle connections to a server that has stopped are dropped by the pool, not reused.
+HTTP = httpx.Client(timeout=30)
+
 
 class RandomBot:
     """A bot for tests: a random legal placement (re-rolls only when nothing else is legal)."""
@@ -371,7 +377,7 @@ async def connect(
 
 def create_game(base: str, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
     """POST /api/games; returns the JSON answer (game, seat, token, links)."""
-    answer = httpx.post(f"{base}/api/games", json={"seats": seats, **body}, timeout=30)
+    answer = HTTP.post(f"{base}/api/games", json={"seats": seats, **body})
     assert answer.status_code == 201, answer.text
     result: dict[str, Any] = answer.json()
     return result
@@ -383,10 +389,8 @@ def human_game(base: str, players: int) -> tuple[str, list[str]]:
     game_id = created["game"]["id"]
     tokens = [created["token"]]
     for seat in range(1, players):
-        answer = httpx.post(
-            f"{base}/api/games/{game_id}/seats/{seat}/claim",
-            json={"name": f"Seat {seat}"},
-            timeout=30,
+        answer = HTTP.post(
+            f"{base}/api/games/{game_id}/seats/{seat}/claim", json={"name": f"Seat {seat}"}
         )
         assert answer.status_code == 200, answer.text
         tokens.append(answer.json()["token"])

@@ -11,7 +11,6 @@ another position).
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,8 +22,7 @@ import pytest
 from tests.server.support import LiveServer, create_game, database, human_game, quick_bots
 from tests.web.a11y import serious_violations
 from tests.web.support import browser_settings, require_chromium, watch_errors
-from tests.web.test_playtest_browser import state
-from tests.web.test_undo_browser import act, bearer
+from tests.web.test_undo_browser import act, bearer, play_until
 
 require_chromium()
 pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
@@ -161,17 +159,21 @@ def to_choice_then_another(base: str, game_id: str, tokens: list[str]) -> tuple[
     """Both seats play at random until seat 0 makes a choice it may take back after which it
     decides again at once. Returns that choice, another it could have made, and the version
     it was made at."""
-    rng = random.Random(5)
-    for _ in range(3000):
-        states = [state(base, game_id, t) for t in tokens]
-        mover = next(s for s in states if s["legal"])
-        seat = mover["seat"]
-        legal = [a for a in mover["legal"] if not a.startswith("R:")] or mover["legal"]
-        choice = rng.choice(legal)
-        after = act(base, game_id, tokens[seat], choice, mover["version"])
-        if seat == 0 and choice[0] in "PN" and len(legal) > 1 and after["undo"] and after["legal"]:
-            return choice, next(a for a in legal if a != choice), int(mover["version"])
-    raise AssertionError("seat 0 never chose twice in a row")
+    move = play_until(
+        base,
+        game_id,
+        tokens,
+        5,
+        lambda m: (
+            m.seat == 0
+            and m.choice[0] in "PN"
+            and len(m.legal) > 1
+            and bool(m.after["undo"])
+            and bool(m.after["legal"])
+        ),
+        "seat 0 never chose twice in a row",
+    )
+    return move.choice, next(a for a in move.legal if a != move.choice), move.version
 
 
 def test_a_hint_is_gone_when_an_undo_changes_the_decision(browser: Any, live: LiveServer) -> None:

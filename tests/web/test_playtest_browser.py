@@ -28,7 +28,7 @@ import httpx
 import pytest
 
 from alea.iacta import cards
-from tests.server.support import LiveServer, create_game, database, quick_bots
+from tests.server.support import HTTP, LiveServer, create_game, database, quick_bots
 from tests.web.support import ROOT, browser_settings, require_chromium, watch_errors
 
 require_chromium()
@@ -76,10 +76,8 @@ def sit(page: Any, tokens: dict[str, tuple[str, int]]) -> None:
 
 
 def state(base: str, game_id: str, token: str) -> dict[str, Any]:
-    answer = httpx.get(
-        f"{base}/api/games/{game_id}/state",
-        headers={"Authorization": f"Bearer {token}"},
-        timeout=30,
+    answer = HTTP.get(
+        f"{base}/api/games/{game_id}/state", headers={"Authorization": f"Bearer {token}"}
     )
     assert answer.status_code == 200, answer.text
     result: dict[str, Any] = answer.json()
@@ -88,11 +86,10 @@ def state(base: str, game_id: str, token: str) -> dict[str, Any]:
 
 def move(base: str, game_id: str, token: str, now: dict[str, Any], rng: random.Random) -> None:
     legal = [a for a in now["legal"] if not a.startswith("R:")] or now["legal"]
-    answer = httpx.post(
+    answer = HTTP.post(
         f"{base}/api/games/{game_id}/actions",
         json={"action": rng.choice(legal), "version": now["version"]},
         headers={"Authorization": f"Bearer {token}"},
-        timeout=30,
     )
     assert answer.status_code in (200, 409), answer.text
 

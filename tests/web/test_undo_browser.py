@@ -13,14 +13,15 @@ undoing past a roll is what the rule forbids; see docs/server.md.)
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.support import LiveServer, database, human_game, quick_bots
+from tests.server.support import HTTP, LiveServer, database, human_game, quick_bots
 from tests.web.a11y import serious_violations
 from tests.web.support import browser_settings, require_chromium, watch_errors
 from tests.web.test_playtest_browser import DESKTOP, PHONE, sit, state
@@ -49,21 +50,35 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def act(base: str, game_id: str, token: str, action: str, version: int) -> dict[str, Any]:
-    answer = httpx.post(
+    answer = HTTP.post(
         f"{base}/api/games/{game_id}/actions",
         json={"action": action, "version": version},
         headers=bearer(token),
-        timeout=30,
     )
     assert answer.status_code == 200, answer.text
     result: dict[str, Any] = answer.json()["state"]
     return result
 
 
-def to_undoable_choice(base: str, game_id: str, tokens: list[str]) -> str:
-    """Both seats play at random until seat 0 makes a choice it may take back; it is taken
-    back over HTTP, so seat 0 is about to make it again. Returns that choice."""
-    rng = random.Random(8)
+@dataclass(frozen=True)
+class Move:
+    """One move of :func:`play_until`: who made it, what, among which choices (rerolls
+    left out where anything else was legal), at which version, and the mover's state
+    after it."""
+
+    seat: int
+    choice: str
+    legal: list[str]
+    version: int
+    after: dict[str, Any]
+
+
+def play_until(
+    base: str, game_id: str, tokens: list[str], seed: int, stop: Callable[[Move], bool], never: str
+) -> Move:
+    """Every seat plays at random (a reroll only when nothing else is legal) until a move
+    satisfies ``stop``: that move (an AssertionError saying ``never`` after 3000 moves)."""
+    rng = random.Random(seed)
     for _ in range(3000):
         states = [state(base, game_id, t) for t in tokens]
         mover = next(s for s in states if s["legal"])
@@ -71,16 +86,31 @@ def to_undoable_choice(base: str, game_id: str, tokens: list[str]) -> str:
         legal = [a for a in mover["legal"] if not a.startswith("R:")] or mover["legal"]
         choice = rng.choice(legal)
         after = act(base, game_id, tokens[seat], choice, mover["version"])
-        if seat == 0 and after["undo"] and choice[0] in "PN":
-            answer = httpx.post(
-                f"{base}/api/games/{game_id}/undo",
-                json={"version": after["version"]},
-                headers=bearer(tokens[0]),
-                timeout=30,
-            )
-            assert answer.status_code == 200, answer.text
-            return choice
-    raise AssertionError("seat 0 never made a choice it could take back")
+        move = Move(seat, choice, legal, int(mover["version"]), after)
+        if stop(move):
+            return move
+    raise AssertionError(never)
+
+
+def to_undoable_choice(base: str, game_id: str, tokens: list[str]) -> str:
+    """Both seats play at random until seat 0 makes a choice it may take back; it is taken
+    back over HTTP, so seat 0 is about to make it again. Returns that choice."""
+    move = play_until(
+        base,
+        game_id,
+        tokens,
+        8,
+        lambda m: m.seat == 0 and bool(m.after["undo"]) and m.choice[0] in "PN",
+        "seat 0 never made a choice it could take back",
+    )
+    answer = httpx.post(
+        f"{base}/api/games/{game_id}/undo",
+        json={"version": move.after["version"]},
+        headers=bearer(tokens[0]),
+        timeout=30,
+    )
+    assert answer.status_code == 200, answer.text
+    return move.choice
 
 
 def play_to_round(base: str, game_id: str, tokens: list[str], round_: int) -> None:
