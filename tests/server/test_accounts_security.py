@@ -169,12 +169,18 @@ def test_no_user_enumeration_by_message_or_timing(sqlite_db: Database) -> None:
             device.sign_in(name, "wrong password")
             return time.perf_counter() - start
 
-        known_times = [timed("Valeria") for _ in range(3)]
-        unknown_times = [timed(f"Nemo{i}") for i in range(3)]
+        # Interleaved, so that a burst of load on a shared machine slows both kinds alike.
+        known_times: list[float] = []
+        unknown_times: list[float] = []
+        for i in range(5):
+            known_times.append(timed("Valeria"))
+            unknown_times.append(timed(f"Nemo{i}"))
         # Both pay for one Argon2 verification (tenths of a second); skipping it for an
-        # unknown name would make it a hundred times faster.
+        # unknown name would make it a hundred times faster. The band is wide enough for a
+        # loaded 2-core machine's noise (a ratio of 0.49 was seen there with 3 samples each)
+        # and still an order of magnitude away from what a skipped verification gives.
         ratio = statistics.median(unknown_times) / statistics.median(known_times)
-        assert 0.5 < ratio < 2.0, (known_times, unknown_times)
+        assert 0.33 < ratio < 3.0, (known_times, unknown_times)
         device.close()
 
 

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import random
+import statistics
 from typing import Any
 
 import httpx
@@ -436,7 +437,11 @@ def test_bots_play_after_a_delay_and_finish_the_game(sqlite_db: Database) -> Non
             if previous is not None and actor in (1, 2, 3) and event[1] == ":":
                 gaps.append(at - previous)
             previous = at
-        assert gaps and min(gaps) >= delay * 0.8
+        # Judged on the whole series, not its smallest gap: on a loaded machine an update that
+        # arrives late makes the next gap short by as much as it made its own long (measured
+        # here at the client), while bots that did not wait would make every gap near zero.
+        assert gaps and sum(gaps) >= len(gaps) * delay * 0.8, gaps
+        assert statistics.median(gaps) >= delay * 0.8, gaps
         await me.close()
 
     settings = settings_for(sqlite_db, bot_delay=delay)
