@@ -50,6 +50,14 @@ def register(app: typer.Typer) -> None:
             "5/10 seconds",
             help='Chat lines per seat (or spectator address) and game ("limits" notation).',
         ),
+        open_game_ttl: float = typer.Option(
+            86400.0,
+            help="Seconds after its last change an open game nobody completes is deleted "
+            "(unless someone watches it).",
+        ),
+        retention_poll: float = typer.Option(
+            30.0, help="Seconds between two looks for open games to expire."
+        ),
         rematch_timeout: float = typer.Option(
             60.0, help="Seconds a rematch waits for answers before bots take the other seats."
         ),
@@ -148,6 +156,8 @@ def register(app: typer.Typer) -> None:
             create_rate=create_rate,
             bot_tables_per_client=bot_tables_per_client,
             chat_rate=chat_rate,
+            open_game_ttl=open_game_ttl,
+            retention_poll=retention_poll,
             rematch_timeout=rematch_timeout,
             sqlite_synchronous=sqlite_synchronous,
             snapshot_every=max(0, snapshot_every),
