@@ -56,8 +56,9 @@ def test_the_time_limit_fires_once_while_the_sockets_are_at_the_other_process(
         info = httpx.get(f"{a.base}/api/games/{game_id}", timeout=30).json()
         deadline = info["clock"]["deadline"]
         assert info["status"] == "active" and deadline <= time.time() + 61
-        assert httpx.get(f"{b.base}/api/games/{game_id}", timeout=30).json()["clock"] == (
-            info["clock"]
+        assert (
+            httpx.get(f"{b.base}/api/games/{game_id}", timeout=30).json()["clock"]
+            == (info["clock"])
         )
         # A sweep gives the game's lease to one process; the sockets go to the other.
         assert wait_for(lambda: sum(leases(svc)) == 1, 15), leases(svc)

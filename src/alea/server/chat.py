@@ -228,9 +228,9 @@ class Chats:
             log.warning("game %s: chat rate not counted (%s)", game.id, err)
             return
         retry = max(1, int(stats.reset_time - time.time() + 0.999))  # limits' own clock
-        err = ServerError("chat_too_fast", 429, retry_after=retry)
-        err.headers["Retry-After"] = str(retry)
-        raise err
+        refused = ServerError("chat_too_fast", 429, retry_after=retry)
+        refused.headers["Retry-After"] = str(retry)
+        raise refused
 
     async def say(
         self, game: Game, seat: int | None, text: object, name: object, who: str
