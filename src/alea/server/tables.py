@@ -340,6 +340,10 @@ def _is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
+#: Seconds a new PostgreSQL connection may take before the attempt fails.
+CONNECT_TIMEOUT = 5
+
+
 def make_engine(url: str, *, sqlite_synchronous: str = "FULL", **options: Any) -> Engine:
     """A SQLAlchemy engine for ``url``; SQLite gets WAL, a busy timeout and foreign keys."""
     if _is_sqlite(url):
@@ -360,6 +364,10 @@ def make_engine(url: str, *, sqlite_synchronous: str = "FULL", **options: Any) -
 
         return engine
     options.setdefault("pool_pre_ping", True)
+    if make_url(url).get_driver_name() == "psycopg":
+        # A database out of reach (packets dropped) would otherwise hold a connection
+        # attempt for the kernel's TCP timeout, about two minutes, per attempt.
+        options.setdefault("connect_args", {}).setdefault("connect_timeout", CONNECT_TIMEOUT)
     return create_engine(url, **options)
 
 
