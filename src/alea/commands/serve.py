@@ -195,6 +195,17 @@ def register(app: typer.Typer) -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         bound = sock.getsockname()[1]
+        if not url.startswith("sqlite"):
+            # Not listening yet (bound only): connections are refused, not left hanging,
+            # until the database answers; then the server starts as usual.
+            from alea.server.outage import wait_until_reachable
+            from alea.server.tables import make_engine
+
+            probe = make_engine(url)
+            try:
+                wait_until_reachable(probe, _safe(url))
+            finally:
+                probe.dispose()
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"Alea Iacta Est server: http://{shown}:{bound}/  (open it in a browser)")
         typer.echo(f"database: {_safe(url)}")
