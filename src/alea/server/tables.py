@@ -172,8 +172,6 @@ game_clocks_table = Table(
     Column("turn_started", Float, nullable=True),
     #: JSON list: the bank each seat has left, in seconds.
     Column("banks", Text, nullable=False),
-    #: When a human last acted or was at the table (abandonment).
-    Column("human_seen", Float, nullable=True),
 )
 
 # Ratings (revision 0012; alea.server.rating_store reads and writes them): one openskill
@@ -322,7 +320,6 @@ class ClockRecord:
     turn_seat: int | None = None
     turn_started: float | None = None
     banks: list[float] = field(default_factory=list)
-    human_seen: float | None = None
 
 
 @dataclass

@@ -383,7 +383,6 @@ def _clock_row(game_id: str, clock: ClockRecord) -> dict[str, Any]:
         "turn_seat": clock.turn_seat,
         "turn_started": clock.turn_started,
         "banks": json.dumps(clock.banks),
-        "human_seen": clock.human_seen,
     }
 
 
