@@ -55,7 +55,7 @@ from alea.server.core import Core
 from alea.server.fanout import Fanout
 from alea.server.leases import Leases
 from alea.server.retention import Retention
-from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, Game
+from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, OVER, Game
 from alea.server.seats import Seating
 from alea.server.tables import game_clocks_table, games_table, migrate, seats_table
 
@@ -267,7 +267,7 @@ class Cluster:
             )
         else:
             self.fanout.announce(game.id, clock=catchup.clock_state(game))
-        if game.status == FINISHED and self.leases.holds(game.id):
+        if game.status in OVER and self.leases.holds(game.id):
             self._spawn(self.leases.release(game.id))
 
     def _heard(
@@ -414,7 +414,7 @@ class Cluster:
             self.server.seats.schedule_bots(game)
         for game_id in list(self.leases.held):
             held = self.core.games.get(game_id)
-            if held is None or held.status == FINISHED:
+            if held is None or held.status in OVER:  # an abandoned table has no more work
                 await self.leases.release(game_id)
 
     async def _check_drift(self) -> None:
