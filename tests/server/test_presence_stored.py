@@ -14,7 +14,15 @@ from sqlalchemy import create_engine, inspect, text
 
 from alea.server import Settings
 from alea.server.tables import migrate
-from tests.server.support import Database, LiveServer, ShiftedClock, connect, human_game, quick_bots
+from tests.server.support import (
+    Database,
+    LiveServer,
+    ShiftedClock,
+    connect,
+    create_game,
+    human_game,
+    quick_bots,
+)
 
 GAME = (
     "INSERT INTO games (id, players, status, public, title, created_at, updated_at, version,"
@@ -77,3 +85,46 @@ def test_one_process_stores_when_it_saw_a_human(db: Database) -> None:
             await client.close()
 
         asyncio.run(sit_a_while())
+
+
+def test_a_timeout_is_not_a_human_seen_after_a_restart(db: Database) -> None:
+    """A timed table's last change may be the clock's (a bot moving for a seat that ran
+    out of time): after a restart, when a human was last seen is what was stored as
+    seen, not the time of that change (which would put off the table's abandonment)."""
+    clock = ShiftedClock()
+    settings = Settings(
+        database_url=db.url,
+        bot_factory=quick_bots,
+        bot_delay=0.0,
+        idle_timeout=10 * 86400.0,
+        sqlite_synchronous="NORMAL",
+        chance_rng=lambda: random.Random(11),
+        clock=clock,
+        deadline_poll=0.05,
+        abandon_poll=0.05,
+    )
+    control = {"mode": "turn", "per_move": 86400, "on_timeout": "bot_move"}
+    with LiveServer(settings) as live:
+        store = live.games.store
+        created = create_game(
+            live.base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], time_control=control
+        )
+        game_id = created["game"]["id"]
+        game = live.games.core.games[game_id]
+        deadline = time.time() + 10
+        while (record := store.load_game(game_id)) is None or record.human_seen is None:
+            assert time.time() < deadline, "the presence was not stored"
+            time.sleep(0.05)
+        seen = record.human_seen
+        version = game.version
+        clock.advance(25 * 3600.0)  # the human's turn runs out: a bot moves for the seat
+        while game.version == version:
+            assert time.time() < deadline + 20, "the turn did not time out"
+            time.sleep(0.05)
+        assert live.games.turns.timeouts >= 1
+        assert game.human_seen == seen  # in memory: a timeout is nobody's presence
+    with LiveServer(settings) as live:
+        again = live.games.core.games[game_id]
+        stored = live.games.store.load_game(game_id)
+        assert stored is not None and stored.updated_at > seen + 3600
+        assert again.human_seen == seen  # and after the restart too
