@@ -19,15 +19,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import gc
 import json
 import os
 import socket
 import statistics
+import sys
 import tempfile
 import threading
 import time
 import tracemalloc
+import types
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +39,92 @@ import uvicorn
 import websockets
 
 from alea.server import Settings, create_app
+from private_db import private_database  # bench/: a PostgreSQL run leaves nothing behind
 
 
 def rss_mb() -> float:
     """This process's resident set size in MB (Linux ``/proc``)."""
     pages = int(Path("/proc/self/statm").read_text().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def census() -> dict[str, int]:
+    """Live objects by type (after a full collection): what a leak is made of."""
+    gc.collect()
+    counts: dict[str, int] = {}
+    for obj in gc.get_objects():
+        name = f"{type(obj).__module__}.{type(obj).__qualname__}"
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def deep_size(roots: list[Any]) -> int:
+    """Bytes held by ``roots`` and everything they reach through containers and object
+    attributes (``__dict__``, ``__slots__`` and mypyc's native attributes), each object
+    counted once."""
+    seen: set[int] = set()
+    stack = list(roots)
+    total = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType)):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, (tuple, list, set, frozenset)):
+            stack.extend(obj)
+        elif not isinstance(obj, (str, bytes, int, float, bool)) and obj is not None:
+            names = list(getattr(obj, "__dict__", {}))
+            for klass in type(obj).__mro__:
+                names += list(getattr(klass, "__slots__", ()))
+                names += list(getattr(klass, "__mypyc_attrs__", ()))
+            for name in names:
+                value = getattr(obj, name, None)
+                if value is not None and name != "__dict__":
+                    stack.append(value)
+            if hasattr(obj, "__dict__"):
+                stack.append(vars(obj))
+    return total
+
+
+def engine_memos() -> tuple[int, int]:
+    """The engine's process-wide memo tables (the module-level ``_UPPER_CASE`` dicts of
+    ``alea.iacta`` and ``alea.romano``; bounded by design): entries and bytes held."""
+    tables = [
+        value
+        for name, module in list(sys.modules.items())
+        if name.startswith(("alea.iacta", "alea.romano"))
+        for attr, value in vars(module).items()
+        if attr.startswith("_") and attr.isupper() and isinstance(value, dict)
+    ]
+    return sum(len(t) for t in tables), deep_size(tables)
+
+
+def registries(server: Any) -> dict[str, int]:
+    """The size of every dict, set, list and deque held by the server's parts (two
+    levels deep): a registry keyed by game id that only grows shows here."""
+    sizes: dict[str, int] = {}
+    seen: set[int] = set()
+
+    def visit(obj: Any, path: str, depth: int) -> None:
+        if id(obj) in seen or depth > 2:
+            return
+        seen.add(id(obj))
+        try:
+            attrs = vars(obj)
+        except TypeError:
+            return
+        for name, value in attrs.items():
+            if isinstance(value, (dict, set, list, collections.deque)):
+                sizes[f"{path}.{name}"] = len(value)
+            elif type(value).__module__.startswith("alea."):
+                visit(value, f"{path}.{name}", depth + 1)
+
+    visit(server, "server", 0)
+    return sizes
 
 
 def slope(points: list[tuple[float, float]]) -> float:
@@ -75,6 +158,10 @@ async def drive(args: argparse.Namespace, base: str, ws_base: str, app: Any) -> 
     finished = 0
     samples: list[tuple[float, float, int, int]] = []  # (t, rss, finished, games in memory)
     first: tracemalloc.Snapshot | None = None
+    counted: dict[str, int] = {}
+    sized: dict[str, int] = {}
+    finished_then = 0
+    memos_then = (0, 0)
     server = app.state.server
     before: set[str] = set()  # games already in memory when tracing began
 
@@ -85,7 +172,7 @@ async def drive(args: argparse.Namespace, base: str, ws_base: str, app: Any) -> 
                 finished += 1
 
     async def sampler() -> None:
-        nonlocal first
+        nonlocal first, counted, sized, finished_then, memos_then
         while time.monotonic() < end:
             await asyncio.sleep(args.every)
             gc.collect()
@@ -96,6 +183,9 @@ async def drive(args: argparse.Namespace, base: str, ws_base: str, app: Any) -> 
                 f"in memory {samples[-1][3]:5d}",
                 flush=True,
             )
+            if args.census and not counted and time.monotonic() >= warm:
+                counted, sized, finished_then = census(), registries(server), finished
+                memos_then = engine_memos()
             if args.trace and first is None and time.monotonic() >= warm:
                 before.update(server.games)
                 tracemalloc.start(args.frames)
@@ -128,6 +218,26 @@ async def drive(args: argparse.Namespace, base: str, ws_base: str, app: Any) -> 
             print(f"  {stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks")
             for line in stat.traceback.format(limit=args.frames)[-6:]:
                 print(f"      {line}")
+    if counted:
+        games = max(1, finished - finished_then)
+        now_counted, now_sized = census(), registries(server)
+        grew = sorted(
+            ((now_counted.get(k, 0) - counted.get(k, 0), k) for k in now_counted.keys() | counted),
+            reverse=True,
+        )
+        print(f"\nobjects that grew most over the {games} games after the warm-up:")
+        for diff, name in grew[: args.top]:
+            print(f"  {diff:+9d} ({diff / games:+7.2f} per game) {name}")
+        memos = engine_memos()
+        print(
+            f"\nthe engine's bounded memo tables: {memos_then[0]} -> {memos[0]} entries, "
+            f"{memos_then[1] / 2**20:.1f} -> {memos[1] / 2**20:.1f} MiB "
+            f"({(memos[1] - memos_then[1]) / games / 1024:+.2f} KiB per game)"
+        )
+        print("\nthe server's registries (at the warm-up -> at the end):")
+        for name in sorted(now_sized.keys() | sized):
+            if now_sized.get(name, 0) != sized.get(name, 0) or now_sized.get(name, 0) > 100:
+                print(f"  {name}: {sized.get(name, 0)} -> {now_sized.get(name, 0)}")
     per_game = slope([(s[2], s[1]) for s in measured]) * 1000
     per_second = slope([(s[0], s[1]) for s in measured])
     print(
@@ -154,14 +264,26 @@ def main() -> None:
         help="no tracemalloc (it slows the server several times): RSS slope only",
     )
     parser.add_argument(
+        "--census",
+        action="store_true",
+        help="count live objects by type and the server's registries at the end of the "
+        "warm-up and at the end, and print what grew",
+    )
+    parser.add_argument(
         "--finished-cache", type=int, default=256, help="finished games kept in memory"
     )
     parser.add_argument("--frames", type=int, default=8, help="tracemalloc frames kept")
     parser.add_argument("--top", type=int, default=12)
-    parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="default: SQLite in a temp dir; PostgreSQL: a private database beside it, dropped",
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = args.database_url or f"sqlite:///{tmp}/soak.sqlite"
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        private_database(args.database_url or f"sqlite:///{tmp}/soak.sqlite") as url,
+    ):
         settings = Settings(
             database_url=url,
             bot_delay=0.0,

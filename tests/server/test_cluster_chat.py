@@ -105,3 +105,34 @@ def test_chat_reaches_the_other_process_once_and_only_its_channel(tmp_path: Path
         assert {x["text"] for x in public} == {"fan A", "fan B"}
         c = svc.add()  # a third process reads them from the database
         assert listed(c.base, tokens[0]) == at_a
+
+
+def test_a_seats_chat_rate_is_counted_once_across_processes(tmp_path: Path) -> None:
+    """Two lines a minute for a seat: the third is refused at whichever process it reaches.
+
+    Counted per process, a seat could say the rate once per process (N times as much
+    behind a load balancer); counted in Redis it says it once.
+    """
+    with service(tmp_path, 2, "--chat-rate", "2/minute") as svc:
+        a, b = svc.processes
+        created = create_game(a.base, [{"kind": "human"}] * 2, name="Anna")
+        game_id = created["game"]["id"]
+        headers = {"Authorization": f"Bearer {created['token']}"}
+
+        def say(base: str, text: str) -> httpx.Response:
+            return httpx.post(
+                f"{base}/api/games/{game_id}/chat", json={"text": text}, headers=headers, timeout=30
+            )
+
+        assert say(a.base, "one").status_code == 201
+        assert say(b.base, "two").status_code == 201
+        third = say(a.base, "three")
+        assert third.status_code == 429, third.text
+        assert third.json()["error"]["code"] == "chat_too_fast"
+        assert int(third.headers["Retry-After"]) >= 1
+        assert say(b.base, "four").status_code == 429
+        # Another seat (a spectator here) has its own count.
+        spectator = httpx.post(
+            f"{b.base}/api/games/{game_id}/chat", json={"text": "hi", "name": "Tifo"}, timeout=30
+        )
+        assert spectator.status_code == 201, spectator.text

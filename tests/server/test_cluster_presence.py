@@ -137,6 +137,31 @@ def test_a_table_is_abandoned_only_when_nobody_is_at_any_process(tmp_path: Path)
         assert status_at(a, game_id) == "abandoned"
 
 
+def test_an_abandoned_tables_lease_is_given_up(tmp_path: Path) -> None:
+    """A table with a bot has a lease (its bot's moves are driven by one process); once
+    the table is abandoned there is nothing left to drive, and the lease goes (it was
+    renewed for as long as the game stayed in the holder's memory)."""
+    clock = ShiftedClock()
+    with two_processes(tmp_path, clock) as (a, b):
+        created = create_game(a.base, [HUMAN, {"kind": "bot", "level": "easy"}], name="S0")
+        game_id = created["game"]["id"]
+        assert status_at(b, game_id) == "active"
+
+        def holders() -> list[bool]:
+            return [game_id in p.games.cluster.leases.held for p in (a, b)]
+
+        assert wait_for(lambda: sum(holders()) == 1, timeout=15), holders()
+        clock.advance(3 * HOUR)  # nobody came: the table is closed as abandoned
+
+        async def close() -> None:
+            first, second = await asyncio.gather(sweep(a), sweep(b))
+            assert sorted(first + second) == [game_id]
+
+        asyncio.run(close())
+        assert wait_for(lambda: status_at(a, game_id) == status_at(b, game_id) == "abandoned", 10)
+        assert wait_for(lambda: sum(holders()) == 0, timeout=10), holders()
+
+
 def test_an_accounts_seat_is_known_at_the_other_process(tmp_path: Path) -> None:
     with two_processes(tmp_path, ShiftedClock()) as (a, b):
         alice, bruno = Browser(a.base), Browser(a.base)

@@ -50,6 +50,14 @@ def register(app: typer.Typer) -> None:
             "5/10 seconds",
             help='Chat lines per seat (or spectator address) and game ("limits" notation).',
         ),
+        open_game_ttl: float = typer.Option(
+            86400.0,
+            help="Seconds after its last change an open game nobody completes is deleted "
+            "(unless someone watches it).",
+        ),
+        retention_poll: float = typer.Option(
+            30.0, help="Seconds between two looks for open games to expire."
+        ),
         rematch_timeout: float = typer.Option(
             60.0, help="Seconds a rematch waits for answers before bots take the other seats."
         ),
@@ -148,6 +156,8 @@ def register(app: typer.Typer) -> None:
             create_rate=create_rate,
             bot_tables_per_client=bot_tables_per_client,
             chat_rate=chat_rate,
+            open_game_ttl=open_game_ttl,
+            retention_poll=retention_poll,
             rematch_timeout=rematch_timeout,
             sqlite_synchronous=sqlite_synchronous,
             snapshot_every=max(0, snapshot_every),
@@ -185,6 +195,17 @@ def register(app: typer.Typer) -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         bound = sock.getsockname()[1]
+        if not url.startswith("sqlite"):
+            # Not listening yet (bound only): connections are refused, not left hanging,
+            # until the database answers; then the server starts as usual.
+            from alea.server.outage import wait_until_reachable
+            from alea.server.tables import make_engine
+
+            probe = make_engine(url)
+            try:
+                wait_until_reachable(probe, _safe(url))
+            finally:
+                probe.dispose()
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"Alea Iacta Est server: http://{shown}:{bound}/  (open it in a browser)")
         typer.echo(f"database: {_safe(url)}")

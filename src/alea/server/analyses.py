@@ -35,7 +35,7 @@ import alea.analysis as analysis
 from alea.server import analysis_store
 from alea.server.config import Settings
 from alea.server.errors import ServerError
-from alea.server.room import ACTIVE, FINISHED, Game
+from alea.server.room import ACTIVE, FINISHED, OVER, Game
 
 log = logging.getLogger("alea.server")
 
@@ -227,3 +227,10 @@ class Analyses:
     def forget(self, game_id: str) -> None:
         """Drop the hint kept for a game (it left memory or ended)."""
         self._hints.pop(game_id, None)
+
+    def follow(self, game: Game) -> None:
+        """A game changed (one of the commit path's followers): once it is over, its
+        hint goes. Kept until then, every game ever hinted held one (with its verdict)
+        for the life of the process."""
+        if game.status in OVER:
+            self._hints.pop(game.id, None)

@@ -90,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store.engine, mailer, settings.public_url, lambda: accounts.key, settings.notify_delay
     )
     server.turns.listeners.append(notifier.heard)
+    server.core.followers.append(analyses.follow)  # a game over keeps no hint in memory
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

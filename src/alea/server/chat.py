@@ -13,7 +13,10 @@ Who speaks is never taken from the message: the channel and the seat are those
 of the connection's (or request's) credential, so nobody can speak for a seat
 they do not hold. A line is plain text (control characters dropped, at most
 :data:`MAX_CHARS` characters) that clients show as text, never as HTML; each
-seat (each spectator's address) may say :attr:`Settings.chat_rate` lines.
+seat (each spectator's address) may say :attr:`Settings.chat_rate` lines; with
+several processes that rate is counted in Redis, so a seat speaking through two
+processes gets the rate once, not twice (if Redis is out of reach the line is
+let through: a restart of Redis must not silence the tables).
 
 A line is stored (:mod:`alea.server.chat_store`, through the group-committing
 writer) before anyone hears it, with ``step``: the game's version when it was
@@ -41,14 +44,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from limits import parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.aio.strategies import MovingWindowRateLimiter
 from sqlalchemy.exc import SQLAlchemyError
 
 from alea.server import chat_store, outage
 from alea.server.clock import Clock
 from alea.server.errors import ServerError
 from alea.server.games import REFEREE
+from alea.server.ratelimit import limit_storage
 from alea.server.room import PLAYER_ROLE, REFEREE_ROLE, SPECTATOR_ROLE, Game, clean_name
 from alea.server.storage import Store
 from alea.server.tables import StorageError
@@ -151,11 +154,20 @@ def may_read(channel: str, seat: int | None) -> bool:
 class Chats:
     """Every table's chat: the lines in memory, the rate limit, storing and delivery."""
 
-    def __init__(self, store: Store, clock: Clock, rate: str) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        rate: str,
+        *,
+        redis_url: str | None = None,
+        prefix: str = "alea",
+    ) -> None:
         self.store = store
         self.clock = clock
         self._rate = parse(rate)
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        #: Counted in this process, or in Redis when several processes share the games.
+        self._limiter = MovingWindowRateLimiter(limit_storage(redis_url, prefix))
         self._lines: OrderedDict[str, list[ChatLine]] = OrderedDict()
         self._loading: dict[str, asyncio.Lock] = {}
         #: Lines heard from other processes while the game's lines were being read.
@@ -207,13 +219,18 @@ class Chats:
         """The lines of ``game`` that ``seat`` (None: a spectator) may read, as JSON."""
         return [line.json() for line in await self.lines(game) if may_read(line.channel, seat)]
 
-    def _admit(self, game: Game, key: str) -> None:
-        if not self._limiter.hit(self._rate, "chat", game.id, key):
-            stats = self._limiter.get_window_stats(self._rate, "chat", game.id, key)
-            retry = max(1, int(stats.reset_time - time.time() + 0.999))  # limits' own clock
-            err = ServerError("chat_too_fast", 429, retry_after=retry)
-            err.headers["Retry-After"] = str(retry)
-            raise err
+    async def _admit(self, game: Game, key: str) -> None:
+        try:
+            if await self._limiter.hit(self._rate, "chat", game.id, key):
+                return
+            stats = await self._limiter.get_window_stats(self._rate, "chat", game.id, key)
+        except Exception as err:  # Redis out of reach: let the line through
+            log.warning("game %s: chat rate not counted (%s)", game.id, err)
+            return
+        retry = max(1, int(stats.reset_time - time.time() + 0.999))  # limits' own clock
+        refused = ServerError("chat_too_fast", 429, retry_after=retry)
+        refused.headers["Retry-After"] = str(retry)
+        raise refused
 
     async def say(
         self, game: Game, seat: int | None, text: object, name: object, who: str
@@ -233,7 +250,7 @@ class Chats:
             role, speaker = PLAYER_ROLE, seat
             shown = game.seats[seat].name or f"{seat + 1}"
             key = f"seat:{seat}"
-        self._admit(game, key)
+        await self._admit(game, key)
         await self.lines(game)
         line = ChatLine(
             -1, channel_of(seat), speaker, role, shown, line_text, game.version, self.clock.now()

@@ -23,6 +23,9 @@ The design (docs/deploy.md tells it in full):
   bots' moves and the time limit's ``last-round`` are done by the process
   holding the game's lease; an idle takeover is asked for by a player and is
   guarded like every seat change.
+* **Open games nobody joins** expire exactly once, at whichever process sweeps
+  first (:mod:`alea.server.retention`); which open games are watched is shared
+  in Redis (:meth:`Cluster.watched_open`) and the ids expired are announced.
 * **The sweep**, every ``Settings.cluster_sweep`` seconds: renew this process's
   leases; take the lease of every active game with bots or a time limit whose
   lease nobody holds (its holder died, or Redis restarted) and drive it here;
@@ -51,7 +54,8 @@ from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.fanout import Fanout
 from alea.server.leases import Leases
-from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, Game
+from alea.server.retention import Retention
+from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, OVER, Game
 from alea.server.seats import Seating
 from alea.server.tables import game_clocks_table, games_table, migrate, seats_table
 
@@ -80,6 +84,7 @@ class GameServer(Protocol):
     core: Core
     seats: Seating
     chats: Chats
+    retention: Retention
 
     @property
     def turns(self) -> TurnCounts: ...
@@ -196,6 +201,12 @@ class Cluster:
         server.seats.holds = self.leases.holds
         server.chats.announce = self.fanout.announce_chat
         self.fanout.chat_heard = self._chat_heard
+        server.retention.watched_anywhere = self.watched_open
+        server.retention.announce_expired = self.fanout.announce_expired
+        self.fanout.expired_heard = server.retention.forget
+        #: Seconds a process's word that it watches an open game holds (it says it again
+        #: at each of its retention sweeps; a process that died stops saying it).
+        self.watch_holds = 3 * settings.retention_poll + 5.0
 
     # ------------------------------------------------------------- life cycle
 
@@ -238,6 +249,7 @@ class Cluster:
             "bot_stale": self.server.seats.bot_stale,
             "timeouts": self.server.turns.timeouts,
             "abandoned": self.server.turns.abandoned,
+            "open_expired": self.server.retention.expired,
         }
 
     # ---------------------------------------------------------------- fan-out
@@ -255,7 +267,7 @@ class Cluster:
             )
         else:
             self.fanout.announce(game.id, clock=catchup.clock_state(game))
-        if game.status == FINISHED and self.leases.holds(game.id):
+        if game.status in OVER and self.leases.holds(game.id):
             self._spawn(self.leases.release(game.id))
 
     def _heard(
@@ -350,6 +362,22 @@ class Cluster:
             if game.status != FINISHED:
                 self._heard(game_id)
 
+    async def watched_open(self, mine: list[str], now: float) -> set[str]:
+        """Every open game a socket watches at any process: say which are watched here
+        (``mine``), forget what no process said lately, and read the rest (Redis).
+
+        Raises if Redis cannot be reached: the caller then expires nothing.
+        """
+        key = f"{self.prefix}:watched-open"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if mine:
+                pipe.zadd(key, dict.fromkeys(mine, now))
+            pipe.zremrangebyscore(key, "-inf", now - self.watch_holds)
+            pipe.zrange(key, 0, -1)
+            answers = await pipe.execute()
+        found = {m.decode() if isinstance(m, bytes) else str(m) for m in answers[-1]}
+        return found | set(mine)
+
     # ------------------------------------------------------------------ sweep
 
     async def _sweep(self) -> None:
@@ -386,7 +414,7 @@ class Cluster:
             self.server.seats.schedule_bots(game)
         for game_id in list(self.leases.held):
             held = self.core.games.get(game_id)
-            if held is None or held.status == FINISHED:
+            if held is None or held.status in OVER:  # an abandoned table has no more work
                 await self.leases.release(game_id)
 
     async def _check_drift(self) -> None:

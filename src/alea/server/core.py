@@ -243,7 +243,8 @@ class Core:
             game.clock_seat = clock.turn_seat
             game.clock_started = clock.turn_started or 0.0
             game.banks = list(clock.banks) or [float(clock.bank)] * record.players
-            game.human_seen = clock.human_seen or record.updated_at
+            if record.human_seen is not None:  # not the last change: it may be a timeout's
+                game.human_seen = record.human_seen
         if record.human_seen is not None:  # a process saw a human there (games.human_seen)
             game.human_seen = max(game.human_seen, record.human_seen)
             game.seen_stored = record.human_seen
@@ -356,7 +357,6 @@ class Core:
                 control.bank,
                 control.on_timeout,
                 banks=[float(control.bank)] * len(seats),
-                human_seen=now,
             )
         game = self._game(record, state, actors, rng, [None] * len(actors))
         if game.all_claimed():

@@ -20,6 +20,8 @@ every few seconds besides (:mod:`alea.server.cluster`).
 A chat line stored by one process travels on the same channel, as the game id
 and the line's JSON under ``c`` (no ``s``/``e``: it is not a change of the
 game), so the other processes' readers hear it (:meth:`alea.server.chat.Chats.heard`).
+Open games expired by one process travel as their ids under ``x`` (``g`` is ``*``),
+so that the others drop their copies (:meth:`alea.server.retention.Retention.forget`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ Heard = Callable[
 ]
 #: A chat line heard from another process: the game id and the line's JSON.
 ChatHeard = Callable[[str, Any], None]
+#: Open games another process expired (deleted): their ids.
+ExpiredHeard = Callable[[list[str]], None]
 
 log = logging.getLogger("alea.server.cluster")
 
@@ -64,6 +68,8 @@ class Fanout:
         self.resubscribed = resubscribed
         #: Called for a chat line another process stored (None: chat lines are ignored).
         self.chat_heard: ChatHeard | None = None
+        #: Called with the open games another process expired (None: ignored).
+        self.expired_heard: ExpiredHeard | None = None
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         #: Announcements sent and heard (for tests and the health check).
@@ -90,6 +96,12 @@ class Fanout:
     def announce_chat(self, game_id: str, line: dict[str, Any]) -> None:
         """Queue a chat line stored here for ``game_id`` (never blocks)."""
         self._queue.put_nowait({"o": self.origin, "g": game_id, "c": line})
+
+    def announce_expired(self, game_ids: list[str]) -> None:
+        """Queue the ids of open games expired (deleted) here (never blocks)."""
+        for first in range(0, len(game_ids), BATCH):
+            chunk = game_ids[first : first + BATCH]
+            self._queue.put_nowait({"o": self.origin, "g": "*", "x": chunk})
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -145,7 +157,11 @@ class Fanout:
                     if origin == self.origin:
                         continue
                     self.received += 1
-                    if "c" in found:
+                    if "x" in found:
+                        expired = found["x"]
+                        if self.expired_heard is not None and isinstance(expired, list):
+                            self.expired_heard([str(i) for i in expired])
+                    elif "c" in found:
                         if self.chat_heard is not None:
                             self.chat_heard(game_id, found["c"])
                     else:

@@ -17,6 +17,8 @@ own code (``storage_error``) or is a 500 as before.
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -33,6 +35,11 @@ T = TypeVar("T")
 RETRY_AFTER = 2
 #: Seconds the health check waits for the database's answer.
 PROBE_TIMEOUT = 2.0
+#: Seconds between two attempts to reach the database at start: the first, and the most.
+START_RETRY_FIRST = 0.5
+START_RETRY_MOST = 10.0
+
+log = logging.getLogger("alea.server")
 
 
 def is_outage(exc: BaseException) -> bool:
@@ -92,3 +99,43 @@ async def probe(engine: Engine) -> bool:
     except Exception:
         return False
     return True
+
+
+def wait_until_reachable(
+    engine: Engine,
+    shown: str,
+    *,
+    first: float = START_RETRY_FIRST,
+    most: float = START_RETRY_MOST,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
+    """Block until the database answers ``SELECT 1``; the failed attempts before it did.
+
+    ``alea serve`` calls this before it serves: a process started while PostgreSQL is
+    down (booting hosts, a failover) waits for it, saying so at every attempt, instead
+    of exiting. It does not listen meanwhile, so a load balancer sends nobody to it.
+    Attempts are ``first`` seconds apart, doubling up to ``most``. Any failure other
+    than the database being out of reach (a wrong schema, a bug) is raised at once.
+    """
+    delay = first
+    failed = 0
+    while True:
+        try:
+            _select_one(engine)
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            failed += 1
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            log.warning(
+                "the database %s does not answer (%s); not serving yet, trying again in %.1f s",
+                shown,
+                reason,
+                delay,
+            )
+            sleep(delay)
+            delay = min(2 * delay, most)
+            continue
+        if failed:
+            log.warning("the database %s answers after %d failed attempts", shown, failed)
+        return failed

@@ -49,6 +49,23 @@ TABLES_TTL = 86_400
 Statuses = Callable[[list[str]], Awaitable[dict[str, str]]]
 
 
+def limit_storage(redis_url: str | None, prefix: str) -> Storage:
+    """Where the :mod:`limits` counters live: this process's memory, or Redis (shared by
+    every process of the service, so N processes allow what one does).
+
+    Short timeouts: a request waits at most a second for Redis before it is let in.
+    """
+    if redis_url is None:
+        return MemoryStorage()
+    return RedisStorage(
+        f"async+{redis_url}",
+        implementation="redispy",
+        key_prefix=f"{prefix}:limits",
+        socket_timeout=1.0,
+        socket_connect_timeout=1.0,
+    )
+
+
 class CreationLimits:
     """The creation rate and the bot tables of every client address.
 
@@ -66,19 +83,11 @@ class CreationLimits:
     ) -> None:
         self.rates: list[RateLimitItem] = parse_many(rate) if rate.strip() else []
         self.bot_tables = bot_tables
-        storage: Storage = MemoryStorage()
+        storage = limit_storage(redis_url if statuses is not None else None, prefix)
         self._redis: Any = None
         if redis_url is not None and statuses is not None:
             from redis import asyncio as aioredis
 
-            # Short timeouts: a request waits at most this long for Redis before it is let in.
-            storage = RedisStorage(
-                f"async+{redis_url}",
-                implementation="redispy",
-                key_prefix=f"{prefix}:limits",
-                socket_timeout=1.0,
-                socket_connect_timeout=1.0,
-            )
             self._redis = aioredis.from_url(
                 redis_url, socket_timeout=1.0, socket_connect_timeout=1.0
             )

@@ -17,6 +17,17 @@ resident (~14 KB each) and were all rebuilt at each start. Now:
 
 One task (started and stopped with the server) looks every
 ``Settings.retention_poll`` seconds, against the server's one clock.
+
+Several processes (docs/deploy.md): every process sweeps, and each open game
+expires exactly once. The deletion locks the rows it picks (``FOR UPDATE SKIP
+LOCKED``, :func:`alea.server.writes.op_expire_open`), so two processes sweeping
+at once never both delete a game, and a claim committed at another process is
+seen. A process expires open games it never loaded (it asks the database, not
+its memory). Which games are watched is shared through Redis
+(:meth:`alea.server.cluster.Cluster.watched_open`): a socket at any process
+keeps its game; if Redis cannot say, nothing expires until it can. The ids
+expired are announced, and the other processes drop their copies from memory,
+so no process keeps serving a deleted game.
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from alea.server.clock import Clock
 from alea.server.core import Core
@@ -46,6 +58,13 @@ class Retention:
         #: When each open game in memory was last asked for (the server's clock).
         self._touched: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
+        #: Every open game watched at any process, given those watched here and now (set
+        #: by the cluster; None: this process is the only one).
+        self.watched_anywhere: Callable[[list[str], float], Awaitable[set[str]]] | None = None
+        #: Tells the other processes which games expired here (set by the cluster).
+        self.announce_expired: Callable[[list[str]], None] | None = None
+        #: Open games this process deleted as expired, since start (``/api/health``).
+        self.expired = 0
 
     def touch(self, game: Game) -> None:
         """``game`` was just asked for: keep it in memory a while longer."""
@@ -62,17 +81,13 @@ class Retention:
         """Delete expired open games, then drop idle open games from memory."""
         now = self.clock.now()
         games = self.core.games
-        watched = [g.id for g in games.values() if g.status == OPEN and g.connections]
-        expired: list[str] = []
-        try:
-            expired = await self.core.store.write(op_expire_open(now - self.ttl, watched))
-        except StorageError as err:  # try again at the next sweep
-            log.warning("open games not expired yet: %s", err)
-        for game_id in expired:
-            games.pop(game_id, None)
-            self._touched.pop(game_id, None)
+        expired = await self._expire(now)
+        self.forget(expired)
         if expired:
+            self.expired += len(expired)
             log.info("%d open games expired (nobody joined for %.0f s)", len(expired), self.ttl)
+            if self.announce_expired is not None:
+                self.announce_expired(expired)
         for game in list(games.values()):
             if not self._idle_open(game):
                 continue
@@ -81,6 +96,37 @@ class Retention:
                 self._touched.pop(game.id, None)
         for game_id in [i for i in self._touched if i not in games]:
             del self._touched[game_id]
+
+    async def _expire(self, now: float) -> list[str]:
+        """Delete the open games past their time that nobody watches; their ids."""
+        watched = [g.id for g in self.core.games.values() if g.status == OPEN and g.connections]
+        keep = set(watched)
+        if self.watched_anywhere is not None:
+            try:
+                keep = await self.watched_anywhere(watched, now)
+            except Exception as err:  # which are watched elsewhere is unknown: expire none
+                log.warning("open games not expired yet (watchers unknown: %s)", err)
+                return []
+        try:
+            expired: list[str] = await self.core.store.write(
+                op_expire_open(now - self.ttl, sorted(keep))
+            )
+        except StorageError as err:  # try again at the next sweep
+            log.warning("open games not expired yet: %s", err)
+            return []
+        return expired
+
+    def forget(self, expired: list[str]) -> None:
+        """Drop the expired games ``expired`` from memory (deleted here or elsewhere).
+
+        Only open ones: an id is never reused, and a game that is no longer open was
+        not expired (a stale announcement must not drop a game being played).
+        """
+        for game_id in expired:
+            game = self.core.games.get(game_id)
+            if game is not None and game.status == OPEN:
+                del self.core.games[game_id]
+            self._touched.pop(game_id, None)
 
     async def _run(self) -> None:
         while True:

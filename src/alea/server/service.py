@@ -95,7 +95,13 @@ class GameServer:
             prefix=settings.redis_prefix,
             statuses=self._stored_statuses,
         )
-        self.chats = Chats(store, self.clock, settings.chat_rate)
+        self.chats = Chats(
+            store,
+            self.clock,
+            settings.chat_rate,
+            redis_url=settings.redis_url,
+            prefix=settings.redis_prefix,
+        )
         self.rematches = Rematches(
             self.core,
             store.engine,

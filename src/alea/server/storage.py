@@ -420,7 +420,6 @@ def _clock_record(row: Any) -> ClockRecord:
         turn_seat=None if row.turn_seat is None else int(row.turn_seat),
         turn_started=None if row.turn_started is None else float(row.turn_started),
         banks=banks,
-        human_seen=None if row.human_seen is None else float(row.human_seen),
     )
 
 

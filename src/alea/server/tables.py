@@ -172,8 +172,6 @@ game_clocks_table = Table(
     Column("turn_started", Float, nullable=True),
     #: JSON list: the bank each seat has left, in seconds.
     Column("banks", Text, nullable=False),
-    #: When a human last acted or was at the table (abandonment).
-    Column("human_seen", Float, nullable=True),
 )
 
 # Ratings (revision 0012; alea.server.rating_store reads and writes them): one openskill
@@ -322,7 +320,6 @@ class ClockRecord:
     turn_seat: int | None = None
     turn_started: float | None = None
     banks: list[float] = field(default_factory=list)
-    human_seen: float | None = None
 
 
 @dataclass
@@ -338,6 +335,10 @@ class SnapshotRecord:
 
 def _is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
+
+
+#: Seconds a new PostgreSQL connection may take before the attempt fails.
+CONNECT_TIMEOUT = 5
 
 
 def make_engine(url: str, *, sqlite_synchronous: str = "FULL", **options: Any) -> Engine:
@@ -360,6 +361,10 @@ def make_engine(url: str, *, sqlite_synchronous: str = "FULL", **options: Any) -
 
         return engine
     options.setdefault("pool_pre_ping", True)
+    if make_url(url).get_driver_name() == "psycopg":
+        # A database out of reach (packets dropped) would otherwise hold a connection
+        # attempt for the kernel's TCP timeout, about two minutes, per attempt.
+        options.setdefault("connect_args", {}).setdefault("connect_timeout", CONNECT_TIMEOUT)
     return create_engine(url, **options)
 
 

@@ -20,8 +20,9 @@ server's injected clock) the table's policy applies:
 :func:`~alea.server.timecontrol.abandon_after` (``Settings.abandon_after``,
 longer for turn-based tables) is closed with the status ``abandoned``: it is
 no longer listed as in progress, its log is kept, and no move is accepted.
-With several processes each sees only its own sockets: every sweep a process
-records when it saw a human at its tables (``games.human_seen``), and a table
+Every sweep (and at shutdown) a process records when it saw a human at its
+tables (``games.human_seen``, the one place presence is stored). With several
+processes each sees only its own sockets, and a table
 is closed only by a write that finds no human recorded there by any process for
 that time, so it is never closed while its players are at another process, and
 closed once.
@@ -181,6 +182,8 @@ class TurnClocks:
         closes), so the clocks of the last moves are stored too."""
         while self._writes:
             await asyncio.gather(*list(self._writes), return_exceptions=True)
+        with contextlib.suppress(Exception):  # the presence seen since the last sweep
+            await self._record_presence()
         self._flushed = True
 
     # --------------------------------------------------------------- follow
@@ -232,7 +235,6 @@ class TurnClocks:
             turn_seat=seat,
             turn_started=now if seat is not None else None,
             banks=list(game.banks),
-            human_seen=game.human_seen,
         )
         if self._flushed:
             # A move shielded from the shutdown finished after the last flush: the store
@@ -361,10 +363,11 @@ class TurnClocks:
     async def sweep(self) -> list[str]:
         """Close every table all humans left long enough ago; the ids closed.
 
-        With several processes (``Core.shared``) a process sees only its own sockets,
-        so it first records where it saw humans (``games.human_seen``, one statement a
-        sweep), and closes a table only by a write that finds no human recorded there
-        by any process for the stated time (:func:`~alea.server.writes.op_abandon`).
+        It first records where it saw humans (``games.human_seen``, one statement a
+        sweep, the only place presence is stored, so that a restart knows it). With
+        several processes (``Core.shared``) a process sees only its own sockets, so it
+        closes a table only by a write that finds no human recorded there by any
+        process for the stated time (:func:`~alea.server.writes.op_abandon`).
         """
         now = self.clock.now()
         due = []
@@ -378,8 +381,7 @@ class TurnClocks:
                 game.human_seen = now
             elif now - game.human_seen >= abandon_after(game.control, game.players, self.abandon):
                 due.append(game)
-        if self.core.shared:
-            await self._record_presence()
+        await self._record_presence()
         closed = []
         for game in due:
             if await self._close(game):

@@ -345,18 +345,24 @@ def op_set_exchange(game_id: str, exchange: dict[str, Any]) -> Callable[[Connect
 def op_expire_open(cutoff: float, keep: Sequence[str]) -> Callable[[Connection], list[str]]:
     """Delete the games still open (nobody claimed a seat) since before ``cutoff``.
 
-    ``keep``: ids not to touch (someone is watching them). Returns the deleted ids.
-    A claim that lands first moves ``updated_at`` past the cutoff, so it is never
-    lost: the writes of one store are serialised.
+    ``keep``: ids not to touch (a socket at some process is watching them). Returns the
+    deleted ids. Several processes may run this at the same moment: the stale rows are
+    locked as they are chosen (``FOR UPDATE SKIP LOCKED`` on PostgreSQL), so each game
+    is deleted by exactly one of them, and a claim committed first (at any process)
+    moved ``updated_at`` past the cutoff or the status off ``open``: PostgreSQL checks
+    the condition again on the row as it now is, so a claimed game is never deleted.
+    A claim arriving after the lock waits for it and then finds no game. (SQLite: one
+    process, whose writes are serialised.)
     """
+    kept = set(keep)
 
     def run(conn: Connection) -> list[str]:
         stale = conn.execute(
-            select(games_table.c.id).where(
-                games_table.c.status == "open", games_table.c.updated_at < cutoff
-            )
+            select(games_table.c.id)
+            .where(games_table.c.status == "open", games_table.c.updated_at < cutoff)
+            .with_for_update(skip_locked=True)
         ).all()
-        ids = [str(row[0]) for row in stale if str(row[0]) not in set(keep)]
+        ids = [str(row[0]) for row in stale if str(row[0]) not in kept]
         for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
             conn.execute(delete(events_table).where(events_table.c.game_id.in_(chunk)))
             conn.execute(delete(chat_table).where(chat_table.c.game_id.in_(chunk)))
@@ -377,7 +383,6 @@ def _clock_row(game_id: str, clock: ClockRecord) -> dict[str, Any]:
         "turn_seat": clock.turn_seat,
         "turn_started": clock.turn_started,
         "banks": json.dumps(clock.banks),
-        "human_seen": clock.human_seen,
     }
 
 
