@@ -41,10 +41,10 @@ from alea.server.errors import ServerError
 from alea.server.games import hosted, new_state, parse_move
 from alea.server.rating_store import finish_rated, op_rate_game
 from alea.server.replaying import draw_chance, replay_log
-from alea.server.room import ACTIVE, FINISHED, OPEN, OVER, Game, Seat
+from alea.server.room import ACTIVE, FINISHED, OPEN, OVER, Game, Seat, new_game_record
 from alea.server.snapshot_keeper import SnapshotKeeper
 from alea.server.storage import Store
-from alea.server.tables import ClockRecord, GameRecord, StorageError, VersionConflict
+from alea.server.tables import GameRecord, StorageError, VersionConflict
 from alea.server.timecontrol import TimeControl
 from alea.server.writes import op_append_events, op_create_game, op_truncate_events
 from alea.undo import decider, taken_back
@@ -128,12 +128,9 @@ class Core:
                 self.track_deadline(game)
         return game
 
-    def remember_over(self, game_id: str) -> None:
-        """``game_id`` is over (finished or abandoned): it may leave memory in time."""
-        self.remember_finished(game_id)
-
     def remember_finished(self, game_id: str) -> None:
-        """Keep at most ``finished_cache`` finished games in memory (watched ones stay)."""
+        """``game_id`` is over (finished or abandoned): keep at most ``finished_cache`` such
+        games in memory (watched ones stay)."""
         self._finished_order.append(game_id)
         excess = len(self._finished_order) - self.settings.finished_cache
         if excess <= 0:
@@ -330,34 +327,21 @@ class Core:
         state = new_state(info, len(seats), referee)
         actors = draw_chance(state, rng)
         now = self.clock.now()
-        record = GameRecord(
-            id=game_id,
-            players=len(seats),
-            status=OPEN,
+        record = new_game_record(
+            game_id,
+            info.name,
+            state.history,
+            [s.record() for s in seats],
+            now,
             public=public,
             title=title,
-            created_at=now,
-            updated_at=now,
-            version=len(state.history),
-            result=None,
-            seats=[s.record() for s in seats],
-            events=list(state.history),
-            game=info.name,
             time_limit=time_limit,
-            deadline=None,
             referee=referee,
-            referee_name=referee_name or None,
+            referee_name=referee_name,
             referee_token=referee_token,
             rated=rated,
+            control=control,
         )
-        if control is not None:
-            record.clock = ClockRecord(
-                control.mode,
-                control.per_move,
-                control.bank,
-                control.on_timeout,
-                banks=[float(control.bank)] * len(seats),
-            )
         game = self._game(record, state, actors, rng, [None] * len(actors))
         if game.all_claimed():
             game.begin(self.clock.deadline(time_limit), now)
@@ -400,7 +384,7 @@ class Core:
                 raise ServerError("not_started", 409)
             if self.shared and version != game.version:
                 await catchup.catch_up(self, game)  # the client may know more than memory
-            if version != game.version and not self._only_time_up_since(game, version):
+            if version != game.version and not game.only_time_up_since(version):
                 raise ServerError("stale_version", 409, sent=version, version=game.version)
             if game.state.current_player() != seat:
                 raise ServerError("not_your_turn", 409)
@@ -582,18 +566,6 @@ class Core:
             self.deadlines.watch(game.id, game.deadline)
         elif game.status in OVER:
             self.deadlines.forget(game.id)
-
-    def _only_time_up_since(self, game: Game, version: object) -> bool:
-        """Whether every event after ``version`` is the clock's ``last-round``.
-
-        That event changes neither whose turn it is nor what they may do, so a move
-        chosen just before the time ran out is still accepted rather than bounced
-        as stale (the player would only have to click the same button again).
-        """
-        event = game.info.time_up_action
-        if event is None or not isinstance(version, int) or not 0 <= version < game.version:
-            return False
-        return all(e == event for e in game.state.history[version:])
 
     async def _time_up(self, game_id: str) -> bool:
         """Declare the last round of ``game_id`` now (the watcher's call at a deadline).

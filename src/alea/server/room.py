@@ -22,6 +22,7 @@ import asyncio
 import random
 import secrets
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -31,7 +32,7 @@ from alea.server import auth
 from alea.server.clock import Clock
 from alea.server.errors import ServerError
 from alea.server.games import HUMAN_REFEREE, REFEREE, SOFTWARE
-from alea.server.tables import SeatRecord
+from alea.server.tables import ClockRecord, GameRecord, SeatRecord
 from alea.server.timecontrol import TimeControl
 from alea.undo import (
     CHANCE_SINCE,
@@ -377,6 +378,18 @@ class Game:
         for conn in self.connections:
             conn.mark_dirty()
 
+    def only_time_up_since(self, version: object) -> bool:
+        """Whether every event after ``version`` is the clock's ``last-round``.
+
+        That event changes neither whose turn it is nor what they may do, so a move
+        chosen just before the time ran out is still accepted rather than bounced
+        as stale (the player would only have to click the same button again).
+        """
+        event = self.info.time_up_action
+        if event is None or not isinstance(version, int) or not 0 <= version < self.version:
+            return False
+        return all(e == event for e in self.state.history[version:])
+
     def seat_for_token(self, token: str) -> int | None:
         """The seat ``token`` belongs to, :data:`REFEREE` for the referee's, or None."""
         for s in self.seats:
@@ -440,3 +453,52 @@ class Game:
             self.away.pop(seat, None)
         else:
             self.away[seat] = now
+
+
+def new_game_record(
+    game_id: str,
+    game: str,
+    events: Sequence[str],
+    seats: list[SeatRecord],
+    now: float,
+    *,
+    public: bool,
+    title: str,
+    time_limit: int | None,
+    referee: str,
+    referee_name: str,
+    referee_token: str | None,
+    rated: bool,
+    control: TimeControl | None,
+) -> GameRecord:
+    """The row of a game just created: open, its log the set-up chance drawn (``events``),
+    and its time control's clock with a full bank for every seat."""
+    record = GameRecord(
+        id=game_id,
+        players=len(seats),
+        status=OPEN,
+        public=public,
+        title=title,
+        created_at=now,
+        updated_at=now,
+        version=len(events),
+        result=None,
+        seats=seats,
+        events=list(events),
+        game=game,
+        time_limit=time_limit,
+        deadline=None,
+        referee=referee,
+        referee_name=referee_name or None,
+        referee_token=referee_token,
+        rated=rated,
+    )
+    if control is not None:
+        record.clock = ClockRecord(
+            control.mode,
+            control.per_move,
+            control.bank,
+            control.on_timeout,
+            banks=[float(control.bank)] * len(seats),
+        )
+    return record

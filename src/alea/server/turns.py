@@ -429,6 +429,6 @@ class TurnClocks:
             game.updated_at = now
             self.abandoned += 1
             self.core.notify(game)
-            self.core.remember_over(game.id)
+            self.core.remember_finished(game.id)
         log.info("game %s: every human left; closed as abandoned", game.id)
         return True
