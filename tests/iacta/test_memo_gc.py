@@ -34,12 +34,16 @@ def test_scoring_memo_answers_are_untracked_once_collected() -> None:
     _random_games(6, seed=3)
     gc.collect()
     gc.collect()  # a tuple is untracked once the tuples inside it are
-    answers = [answer for table in scoring_solver._MEMO.values() for answer in table.values()]
+    answers = [answer for memo in scoring_solver._MEMO.values() for answer in memo.answers.values()]
     assert answers
     assert not any(gc.is_tracked(answer) for answer in answers)
+    # So do the walk's per-demand choices kept beside them (tuples of ints).
+    entries = [e for memo in scoring_solver._MEMO.values() for e in memo.entries.values()]
+    assert entries
+    assert not any(gc.is_tracked(entry) for entry in entries)
     # The memo answers what the solver's search would compute afresh.
-    for (men, women, provinces, counts), table in list(scoring_solver._MEMO.items())[:50]:
-        for demand, answer in table.items():
+    for (men, women, provinces, counts), memo in list(scoring_solver._MEMO.items())[:50]:
+        for demand, answer in memo.answers.items():
             assert scoring_solver._colour_best(men, women, provinces, counts, demand) == answer
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
+from typing import Final
 
 from alea.iacta.notation import Action, Outcome, roll_outcome
 
@@ -105,7 +106,8 @@ def roll_distribution(count: int) -> tuple[tuple[Outcome, float], ...]:
     return tuple(result)
 
 
-_SAMPLERS: dict[int, tuple[tuple[Outcome, ...], tuple[float, ...]]] = {}
+#: By number of dice (0 to 8): a list, indexed without hashing.
+_SAMPLERS: list[tuple[tuple[Outcome, ...], tuple[float, ...]] | None] = [None] * 9
 
 
 def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
@@ -115,7 +117,9 @@ def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
     distribution as rolling the dice one by one, at a fraction of the cost.
     The last cumulative value is forced to exactly 1 so no draw falls off the end.
     """
-    found = _SAMPLERS.get(count)
+    if not 0 <= count <= 8:
+        return _roll_sampler(count)
+    found = _SAMPLERS[count]
     if found is None:
         found = _SAMPLERS[count] = _roll_sampler(count)
     return found
@@ -123,6 +127,8 @@ def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
 
 def _roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
     outcomes = tuple(o for o, _ in roll_distribution(count))
+    for outcome in outcomes:  # every roll it can draw has its record (see rolled())
+        roll_info(outcome.dice)
     cumulative: list[float] = []
     total = 0.0
     for _, probability in roll_distribution(count):
@@ -132,13 +138,19 @@ def _roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
     return outcomes, tuple(cumulative)
 
 
+#: ``Roll.forum_memo`` has one slot per :func:`alea.iacta.forum` key (limit 1-7, two pairs).
+FORUM_KEYS: Final = 32
+#: ``Roll.temple_rows`` has one slot per number of dice a Temple placement may need (1-8).
+TEMPLE_COUNTS: Final = 9
+
+
 class Roll:
     """One distinct roll and what the placement rules ask of it, computed once per process.
 
-    The building modules keep their per-roll answers in the ``*_memo`` dicts,
-    keyed by small integers (one dict look-up by the roll, then look-ups in
-    small dicts, instead of a look-up by a tuple key in a large table per
-    building).
+    The building modules keep their per-roll answers on it, in lists indexed by small
+    integers (a list index, not a dict look-up, on every legal list). The record of the
+    roll just rolled travels with the state (``State.apply`` finds it by the outcome's
+    text in one look-up), so a legal list looks nothing up by the roll's tuple.
     """
 
     __slots__ = (
@@ -147,9 +159,11 @@ class Roll:
         "dice",
         "forum_memo",
         "groups",
+        "latrine",
         "mask",
+        "outcome",
         "rerolls",
-        "temple_memo",
+        "temple_rows",
         "temple_sized",
     )
 
@@ -162,22 +176,33 @@ class Roll:
             (value, counts[value]) for value in range(1, 7) if counts[value]
         )
         self.mask = value_mask(dice)
-        self.temple_memo: dict[int, tuple[Action, ...]] = {}
+        #: The shared ``roll:`` outcome that rolls these dice.
+        self.outcome: Outcome = roll_outcome(dice)
+        #: ``temple_rows[count][min_sum - count]``: the Temple placements of ``count`` dice
+        #: adding up to ``min_sum`` or more (:func:`alea.iacta.temple.options_for`); a row
+        #: is made when its count is first asked, an entry when it is first asked.
+        self.temple_rows: list[list[tuple[Action, ...] | None] | None] = [None] * TEMPLE_COUNTS
         #: By number of dice: each Temple placement of that many dice and, in a second
-        #: tuple, its pip sum, in :func:`submultisets` order (a new ``temple_memo`` answer is
+        #: tuple, its pip sum, in :func:`submultisets` order (a new ``temple_rows`` entry is
         #: a filter of it). Two flat tuples, not a tuple of ``(action, total)`` pairs: a pair
         #: holding an ``Action`` stays tracked by the cyclic garbage collector for ever, and
         #: hundreds of thousands of them made each full collection of a long run slow.
         self.temple_sized: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
-        self.forum_memo: dict[int, tuple[Action, ...]] = {}
+        #: The Forum's placements by its key (:func:`alea.iacta.forum.options_for`).
+        self.forum_memo: list[tuple[Action, ...] | None] = [None] * FORUM_KEYS
         #: Every Castrum set the roll can form in an empty Castrum (None until asked).
         self.castrum_all: tuple[Action, ...] | None = None
+        #: The forced Latrine placements (None until asked).
+        self.latrine: tuple[Action, ...] | None = None
         #: Every re-roll of the roll, in :func:`submultisets` order (None until asked; the
         #: state fills it, since the ``R:`` actions are the round flow's, not a building's).
         self.rerolls: tuple[Action, ...] | None = None
 
 
 _ROLL_INFO: dict[tuple[int, ...], Roll] = {}
+#: The same records by their outcome's notation (``"roll:1356"``): what ``State.apply`` is
+#: handed. Filled with ``_ROLL_INFO``.
+_ROLL_BY_OUTCOME: dict[str, Roll] = {}
 
 
 def roll_info(dice: tuple[int, ...]) -> Roll:
@@ -185,4 +210,11 @@ def roll_info(dice: tuple[int, ...]) -> Roll:
     found = _ROLL_INFO.get(dice)
     if found is None:
         found = _ROLL_INFO[dice] = Roll(dice)
+        _ROLL_BY_OUTCOME[found.outcome] = found
     return found
+
+
+def rolled(outcome: str) -> Roll | None:
+    """The :class:`Roll` record an outcome (or its notation) rolls, or None if it is not
+    a roll the samplers made (then the caller parses it)."""
+    return _ROLL_BY_OUTCOME.get(outcome)

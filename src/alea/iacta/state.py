@@ -39,6 +39,7 @@ from alea.iacta.dice import (
     roll_distribution,
     roll_info,
     roll_sampler,
+    rolled,
     submultisets,
 )
 from alea.iacta.errors import IllegalActionError, NotationError
@@ -137,6 +138,7 @@ class State(Board):
         "_keys",
         "_legal",
         "_result",
+        "_rolled",
         "castrum_queue",
         "dice_left",
         "ending",
@@ -214,6 +216,10 @@ class State(Board):
     _legal: list[Action] | None
     _result: Any
     _keys: list[tuple[int, int]] | None
+    #: The :class:`~alea.iacta.dice.Roll` record of ``roll`` once it was rolled here (None
+    #: otherwise): the legal list uses it when ``_rolled.dice is roll``, so a roll set any
+    #: other way (a test, a record) is looked up as before.
+    _rolled: Roll | None
 
     # ------------------------------------------------------------------ set-up
 
@@ -270,6 +276,7 @@ class State(Board):
         s._legal = None
         s._result = None
         s._keys = None
+        s._rolled = None
         return s
 
     def clone(self) -> State:
@@ -318,6 +325,7 @@ class State(Board):
         c._legal = self._legal
         c._result = self._result
         c._keys = self._keys
+        c._rolled = self._rolled
         return c
 
     # ------------------------------------------------------------- who moves
@@ -380,10 +388,13 @@ class State(Board):
         phase = self.phase
         if phase == DECIDE:
             seat = self.player
-            info = roll_info(self.roll)  # once per list: the buildings and re-rolls share it
+            # The roll's record, once per list: the buildings and re-rolls share it.
+            info = self._rolled
+            if info is None or info.dice is not self.roll:
+                info = roll_info(self.roll)
             found = self._placements(seat, info)
             if not found:
-                found = list(latrine.options(info.dice))
+                found = list(latrine.options_for(info))
             if self.tokens[seat]:
                 found.extend(_reroll_options(info))
             return found
@@ -437,7 +448,7 @@ class State(Board):
         ones, which is the same distribution, without listing every outcome.
         """
         phase = self.phase
-        if phase in (ROLL_DICE, REROLL_DICE):
+        if ROLL_DICE <= phase <= REROLL_DICE:  # adjacent phases: two int comparisons
             count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
             outcomes, cumulative = roll_sampler(count)
             return outcomes[bisect(cumulative, rng.random())]
@@ -478,7 +489,15 @@ class State(Board):
         phase = self.phase
         if phase == GAME_OVER:
             raise IllegalActionError(f"{x}: the game is over")
-        if phase < DECIDE:
+        if ROLL_DICE <= phase <= REROLL_DICE:  # adjacent phases: two int comparisons
+            # A roll: its record found by the outcome's text, in one look-up; anything else
+            # (a roll no sampler made yet, a wrong count, not a roll) is checked in full.
+            info = rolled(x)
+            count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
+            if info is None or len(info.dice) != count:
+                info = roll_info(_OUTCOME_PARTS[self._check_outcome(x)][1])
+            self._apply_roll(info)
+        elif phase < DECIDE:
             self._apply_outcome(self._check_outcome(x))
         else:
             legal = self.legal_actions()
@@ -597,45 +616,46 @@ class State(Board):
             self.private[len(self.history)] = seat
         self.history.append(token)
 
+    def _apply_roll(self, info: Roll) -> None:
+        """Apply the (checked) roll or re-roll whose record is ``info``."""
+        self.history.append(info.outcome)
+        if self.phase == REROLL_DICE:
+            info = roll_info(tuple(sorted(self.kept_dice + info.dice)))
+            self.kept_dice = ()
+        self.roll = info.dice
+        self._rolled = info
+        self.phase = DECIDE
+
     def _apply_outcome(self, outcome: Outcome) -> None:
         phase = self.phase
-        if phase == ROLL_DICE:
-            self.history.append(outcome)
-            self.roll = _OUTCOME_PARTS[outcome][1]
-            self.phase = DECIDE
-        elif phase == REROLL_DICE:
-            self.history.append(outcome)
-            self.roll = tuple(sorted(self.kept_dice + _OUTCOME_PARTS[outcome][1]))
-            self.kept_dice = ()
-            self.phase = DECIDE
-        elif phase == REVEAL_PROVINCE:
+        card = _OUTCOME_PARTS[outcome][2]  # not outcome.card: Outcome is a plain class
+        if phase == REVEAL_PROVINCE:
             self._record(outcome)
-            self.province_pool.remove(outcome.card)
-            self.revealed_provinces.append(outcome.card)
+            self.province_pool.remove(card)
+            self.revealed_provinces.append(card)
             if len(self.revealed_provinces) == self.players:
                 self.phase = REVEAL_PATRICIAN
         elif phase == REVEAL_PATRICIAN:
             self._record(outcome)
-            self.patrician_pool.remove(outcome.card)
-            self.revealed_patricians.append(outcome.card)
+            self.patrician_pool.remove(card)
+            self.revealed_patricians.append(card)
             if len(self.revealed_patricians) == forum.columns(self.players):
                 self.player = self.start
                 self.phase = ROLL_DICE
         elif phase == DRAW_FORTUNA:
             seat = self.player
             self._record(outcome, seat)
-            self.fortuna_drawn[seat].append(self._take_fortuna(int(outcome.card)))
+            self.fortuna_drawn[seat].append(self._take_fortuna(int(card)))
             self.fortuna_pending -= 1
             if self.fortuna_pending == 0 or not self._fortuna_available():
                 self.fortuna_pending = 0
                 self._end_turn()
         elif phase == TEMPLE_BONUS:
             self._record(outcome)
-            self.fortuna_kept[self.player].append(self._take_fortuna(int(outcome.card)))
+            self.fortuna_kept[self.player].append(self._take_fortuna(int(card)))
             self._start_senate()
         elif phase == DRAW_SENATE:
             self._record(outcome, self.senate_takers[0])
-            card = outcome.card
             if self.senate_pool:
                 self.senate_pool.remove(card)
             else:
@@ -690,7 +710,7 @@ class State(Board):
             self._end_turn()
         elif phase == CHOOSE_SENATE_CARD:
             self._record(action, seat)
-            card = action.card
+            card = _ACTION_PARTS[action][2]  # not action.card: Action is a plain class
             self.senate_hand.remove(card)
             self.senate_cards[seat].append(card)
             self._clear_straight(seat, self.dice_left)
@@ -703,16 +723,18 @@ class State(Board):
             self._start_castrum()
         elif phase == CHOOSE_PROVINCE_CARD:
             self._record(action)
-            self.revealed_provinces.remove(action.card)
-            self.provinces[seat].append(action.card)
+            card = _ACTION_PARTS[action][2]
+            self.revealed_provinces.remove(card)
+            self.provinces[seat].append(card)
             owner, value, count = self.castrum_queue.pop(0)
             del self.castrum[(owner, value)]
             self.dice_left[owner] += count
             self._next_castrum()
         elif phase == CHOOSE_PATRICIAN_TILE:
             self._record(action)
-            self.revealed_patricians.remove(action.card)
-            self.patricians[seat].append(action.card)
+            card = _ACTION_PARTS[action][2]
+            self.revealed_patricians.remove(card)
+            self.patricians[seat].append(card)
             self.forum.pop(0)
             self.dice_left[seat] += 1
             self._next_forum()
@@ -929,12 +951,18 @@ class State(Board):
     def _final_keys(self) -> list[tuple[int, int]]:
         """(score, tie-break) per seat: the numbers only, cheaper than full arrangements."""
         if self._keys is None:
-            from alea.iacta.scoring import best_score
+            from alea.iacta.scoring import final_score
 
-            self._keys = []
-            for seat in range(self.players):
-                found = best_score(self.holdings(seat))
-                self._keys.append((found.score, found.tiebreak))
+            self._keys = [
+                final_score(
+                    self.provinces[seat],
+                    self.patricians[seat],
+                    self.senate_cards[seat],
+                    self.fortuna_kept[seat],
+                    self.tokens[seat],
+                )
+                for seat in range(self.players)
+            ]
         return self._keys
 
     def returns(self) -> list[float]:

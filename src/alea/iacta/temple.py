@@ -24,6 +24,16 @@ def leading(groups: list[tuple[int, ...]]) -> tuple[int, int]:
     return size, sum(best)
 
 
+def _row(info: Roll, count: int) -> list[tuple[Action, ...] | None]:
+    """``info.temple_rows[count]``, made on first use: one entry per least pip sum from
+    ``count`` to ``6 * count + 1``, each filled when first asked (:func:`_actions`)."""
+    row = info.temple_rows[count]
+    if row is None:
+        row = [None] * (5 * count + 2)
+        info.temple_rows[count] = row
+    return row
+
+
 def _actions(info: Roll, count: int, min_sum: int) -> tuple[Action, ...]:
     """Placements of ``count`` dice of the roll adding up to ``min_sum`` or more (memoised)."""
     roll = info.dice
@@ -35,9 +45,10 @@ def _actions(info: Roll, count: int, min_sum: int) -> tuple[Action, ...]:
         min_sum = count
     elif min_sum > 6 * count + 1:
         min_sum = 6 * count + 1
-    memo = info.temple_memo
-    key = count << 6 | min_sum
-    found = memo.get(key)
+    row = info.temple_rows[count]
+    if row is None:
+        row = _row(info, count)
+    found = row[min_sum - count]
     if found is None:
         sized = info.temple_sized.get(count)
         if sized is None:
@@ -49,7 +60,7 @@ def _actions(info: Roll, count: int, min_sum: int) -> tuple[Action, ...]:
             info.temple_sized[count] = sized
         actions, totals = sized
         found = tuple(actions[i] for i in range(len(actions)) if totals[i] >= min_sum)
-        memo[key] = found
+        row[min_sum - count] = found
     return found
 
 
