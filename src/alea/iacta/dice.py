@@ -107,15 +107,17 @@ def roll_distribution(count: int) -> tuple[tuple[Outcome, float], ...]:
 
 
 #: By number of dice (0 to 8): a list, indexed without hashing.
-_SAMPLERS: list[tuple[tuple[Outcome, ...], tuple[float, ...]] | None] = [None] * 9
+_SAMPLERS: list[tuple[tuple[Roll, ...], tuple[float, ...]] | None] = [None] * 9
 
 
-def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
-    """The outcomes of rolling ``count`` dice and their cumulative probabilities.
+def roll_sampler(count: int) -> tuple[tuple[Roll, ...], tuple[float, ...]]:
+    """The :class:`Roll` records of every roll of ``count`` dice, and their cumulative
+    probabilities, in :func:`roll_distribution` order.
 
     Sampling is then one uniform number and a binary search: the same
     distribution as rolling the dice one by one, at a fraction of the cost.
     The last cumulative value is forced to exactly 1 so no draw falls off the end.
+    The record carries its outcome (``Roll.outcome``) and travels with it into the state.
     """
     if not 0 <= count <= 8:
         return _roll_sampler(count)
@@ -125,22 +127,20 @@ def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
     return found
 
 
-def _roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
-    outcomes = tuple(o for o, _ in roll_distribution(count))
-    for outcome in outcomes:  # every roll it can draw has its record (see rolled())
-        roll_info(outcome.dice)
+def _roll_sampler(count: int) -> tuple[tuple[Roll, ...], tuple[float, ...]]:
+    records = tuple(roll_info(o.dice) for o, _ in roll_distribution(count))
     cumulative: list[float] = []
     total = 0.0
     for _, probability in roll_distribution(count):
         total += probability
         cumulative.append(total)
     cumulative[-1] = 1.0
-    return outcomes, tuple(cumulative)
+    return records, tuple(cumulative)
 
 
 #: ``Roll.forum_memo`` has one slot per :func:`alea.iacta.forum` key (limit 1-7, two pairs).
 FORUM_KEYS: Final = 32
-#: ``Roll.temple_rows`` has one slot per number of dice a Temple placement may need (1-8).
+#: ``Roll.temple_actions`` has one slot per number of dice a Temple placement may need (1-8).
 TEMPLE_COUNTS: Final = 9
 
 
@@ -163,8 +163,8 @@ class Roll:
         "mask",
         "outcome",
         "rerolls",
-        "temple_rows",
-        "temple_sized",
+        "temple_actions",
+        "temple_totals",
     )
 
     def __init__(self, dice: tuple[int, ...]) -> None:
@@ -178,16 +178,14 @@ class Roll:
         self.mask = value_mask(dice)
         #: The shared ``roll:`` outcome that rolls these dice.
         self.outcome: Outcome = roll_outcome(dice)
-        #: ``temple_rows[count][min_sum - count]``: the Temple placements of ``count`` dice
-        #: adding up to ``min_sum`` or more (:func:`alea.iacta.temple.options_for`); a row
-        #: is made when its count is first asked, an entry when it is first asked.
-        self.temple_rows: list[list[tuple[Action, ...] | None] | None] = [None] * TEMPLE_COUNTS
-        #: By number of dice: each Temple placement of that many dice and, in a second
-        #: tuple, its pip sum, in :func:`submultisets` order (a new ``temple_rows`` entry is
-        #: a filter of it). Two flat tuples, not a tuple of ``(action, total)`` pairs: a pair
-        #: holding an ``Action`` stays tracked by the cyclic garbage collector for ever, and
-        #: hundreds of thousands of them made each full collection of a long run slow.
-        self.temple_sized: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
+        #: By number of dice (None until asked): each Temple placement of that many dice, in
+        #: :func:`submultisets` order, and in ``temple_totals`` its pip sum. A legal list
+        #: filters them by the least sum the Temple asks (:func:`alea.iacta.temple.options_for`)
+        #: instead of memoising each filter: tens of thousands of memoised answers, each a
+        #: tuple of actions the cyclic garbage collector tracks for ever, cost more (in
+        #: misses, memory and collections) than the filter of a few dozen entries.
+        self.temple_actions: list[tuple[Action, ...] | None] = [None] * TEMPLE_COUNTS
+        self.temple_totals: list[tuple[int, ...]] = [()] * TEMPLE_COUNTS
         #: The Forum's placements by its key (:func:`alea.iacta.forum.options_for`).
         self.forum_memo: list[tuple[Action, ...] | None] = [None] * FORUM_KEYS
         #: Every Castrum set the roll can form in an empty Castrum (None until asked).

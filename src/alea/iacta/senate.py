@@ -132,8 +132,21 @@ def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
 
 
 def place(state: Board, seat: int, dice: tuple[int, ...]) -> None:
-    """Start or extend ``seat``'s straight (legality already checked)."""
-    state.senate[seat] = result_of(state.senate[seat], dice)
+    """Start or extend ``seat``'s straight (legality already checked).
+
+    A legal placement is a straight (sorted ``dice``) or extends one at either end, so
+    the new straight runs from the lower to the higher of the two ends: what
+    :func:`result_of` finds, without building its lists.
+    """
+    own = state.senate[seat]
+    low = dice[0]
+    high = dice[-1]
+    if own is not None:
+        if own[0] < low:
+            low = own[0]
+        if own[1] > high:
+            high = own[1]
+    state.senate[seat] = (low, high)
 
 
 def ranking(straights: list[Straight | None]) -> list[int]:

@@ -216,9 +216,10 @@ class State(Board):
     _legal: list[Action] | None
     _result: Any
     _keys: list[tuple[int, int]] | None
-    #: The :class:`~alea.iacta.dice.Roll` record of ``roll`` once it was rolled here (None
-    #: otherwise): the legal list uses it when ``_rolled.dice is roll``, so a roll set any
-    #: other way (a test, a record) is looked up as before.
+    #: The :class:`~alea.iacta.dice.Roll` record of ``roll`` once it was rolled here, or of
+    #: the roll :meth:`sample_chance` just drew (None otherwise): the legal list uses it
+    #: only when ``_rolled.dice is roll``, and :meth:`apply` only when handed its outcome,
+    #: so a roll set any other way (a test, a record) is looked up as before.
     _rolled: Roll | None
 
     # ------------------------------------------------------------------ set-up
@@ -399,11 +400,11 @@ class State(Board):
                 found.extend(_reroll_options(info))
             return found
         if phase == CHOOSE_SENATE_CARD:
-            return [card_action(CHOOSE_SENATE, c) for c in _distinct(self.senate_hand)]
+            return _card_choices(CHOOSE_SENATE, self.senate_hand)
         if phase == CHOOSE_PROVINCE_CARD:
-            return [card_action(CHOOSE_PROVINCE, c) for c in _distinct(self.revealed_provinces)]
+            return _card_choices(CHOOSE_PROVINCE, self.revealed_provinces)
         if phase == CHOOSE_PATRICIAN_TILE:
-            return [card_action(CHOOSE_PATRICIAN, c) for c in _distinct(self.revealed_patricians)]
+            return _card_choices(CHOOSE_PATRICIAN, self.revealed_patricians)
         return []
 
     def placements(self, seat: int, roll: tuple[int, ...]) -> list[Action]:
@@ -412,9 +413,7 @@ class State(Board):
 
     def _placements(self, seat: int, info: Roll) -> list[Action]:
         """:meth:`placements` for the roll ``info`` describes (looked up once, by the caller)."""
-        found: list[Action] = (
-            list(temple.options_for(self, seat, info)) if self.players >= 4 else []
-        )
+        found = temple.options_for(self, seat, info) if self.players >= 4 else []
         found.extend(senate.options_for(self, seat, info))
         found.extend(castrum.options_for(self, seat, info))
         found.extend(forum.options_for(self, seat, info))
@@ -450,8 +449,10 @@ class State(Board):
         phase = self.phase
         if ROLL_DICE <= phase <= REROLL_DICE:  # adjacent phases: two int comparisons
             count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
-            outcomes, cumulative = roll_sampler(count)
-            return outcomes[bisect(cumulative, rng.random())]
+            records, cumulative = roll_sampler(count)
+            info = records[bisect(cumulative, rng.random())]
+            self._rolled = info  # apply() is most likely handed its outcome next
+            return info.outcome
         if phase == REVEAL_PROVINCE:
             return card_outcome(
                 PROVINCE, self.province_pool[int(rng.random() * len(self.province_pool))]
@@ -490,9 +491,12 @@ class State(Board):
         if phase == GAME_OVER:
             raise IllegalActionError(f"{x}: the game is over")
         if ROLL_DICE <= phase <= REROLL_DICE:  # adjacent phases: two int comparisons
-            # A roll: its record found by the outcome's text, in one look-up; anything else
-            # (a roll no sampler made yet, a wrong count, not a roll) is checked in full.
-            info = rolled(x)
+            # A roll: its record is the one sample_chance just drew, or found by the outcome's
+            # text in one look-up; anything else (a roll no sampler made yet, a wrong count,
+            # not a roll) is checked in full. A roll's only condition is its number of dice.
+            info = self._rolled
+            if info is None or info.outcome is not x:
+                info = rolled(x)
             count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
             if info is None or len(info.dice) != count:
                 info = roll_info(_OUTCOME_PARTS[self._check_outcome(x)][1])
@@ -505,11 +509,10 @@ class State(Board):
             # list.index compares by identity first (a pointer comparison each, in C), and
             # by text only otherwise; legal actions are distinct texts, so the first match
             # is the action. One C call: the pure build no longer loops in Python.
-            try:
-                action = legal[legal.index(x)]  # type: ignore[arg-type]
-            except ValueError:
-                raise IllegalActionError(self.explain(x)) from None
-            self._apply_action(action)
+            index = _index_of(legal, x)
+            if index < 0:
+                raise IllegalActionError(self.explain(x))
+            self._apply_action(legal[index])
         self._legal = None
 
     def explain(self, x: str) -> str:
@@ -1067,9 +1070,32 @@ class State(Board):
         return PLAYER_COLOURS[: self.players]
 
 
-def _distinct(cards: list[str]) -> list[str]:
-    """Cards without repeats, in first-seen order (XIII can appear twice in a hand)."""
-    return list(dict.fromkeys(cards))
+def _index_of(legal: list[Action], x: object) -> int:
+    """Where ``x`` is in ``legal``, or -1.
+
+    The caller almost always passes one of the shared ``Action`` objects of the list, so
+    the list is searched by identity first: ``list.index`` compares the text of every
+    entry before the match (``Action`` is a ``str``). Legal actions are distinct texts,
+    so a plain string naming one is found by text after that.
+    """
+    for i, action in enumerate(legal):
+        if action is x:
+            return i
+    try:
+        return legal.index(x)  # type: ignore[arg-type]
+    except ValueError:
+        return -1
+
+
+def _card_choices(kind: str, cards: list[str]) -> list[Action]:
+    """The card actions of ``kind`` for ``cards``, without repeats, in first-seen order
+    (XIII can appear twice in a hand)."""
+    found: list[Action] = []
+    for card in cards:
+        action = card_action(kind, card)
+        if action not in found:
+            found.append(action)
+    return found
 
 
 def _uniform(kind: str, pool: list[str]) -> list[tuple[Outcome, float]]:
