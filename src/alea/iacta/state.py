@@ -16,7 +16,6 @@ The order of events is the binding one of RULES.md §7.
 from __future__ import annotations
 
 import random
-from bisect import bisect
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -35,6 +34,7 @@ from alea.iacta.cards import (
 )
 from alea.iacta.dice import (
     Roll,
+    draw,
     remove_dice,
     roll_distribution,
     roll_info,
@@ -135,6 +135,8 @@ class State(Board):
     """
 
     __slots__ = (
+        "_drawn",
+        "_drawn_card",
         "_keys",
         "_legal",
         "_result",
@@ -221,6 +223,11 @@ class State(Board):
     #: only when ``_rolled.dice is roll``, and :meth:`apply` only when handed its outcome,
     #: so a roll set any other way (a test, a record) is looked up as before.
     _rolled: Roll | None
+    #: The card or tile outcome :meth:`sample_chance` drew at this position (None once
+    #: anything is applied, and in a clone), and its card: :meth:`apply` handed that very
+    #: object skips checking it. Only ``apply`` changes a state, and it clears this.
+    _drawn: Outcome | None
+    _drawn_card: str
 
     # ------------------------------------------------------------------ set-up
 
@@ -278,6 +285,8 @@ class State(Board):
         s._result = None
         s._keys = None
         s._rolled = None
+        s._drawn = None
+        s._drawn_card = ""
         return s
 
     def clone(self) -> State:
@@ -327,6 +336,8 @@ class State(Board):
         c._result = self._result
         c._keys = self._keys
         c._rolled = self._rolled
+        c._drawn = None  # a clone is checked in full (it may be changed before it is applied)
+        c._drawn_card = ""
         return c
 
     # ------------------------------------------------------------- who moves
@@ -449,31 +460,40 @@ class State(Board):
         phase = self.phase
         if ROLL_DICE <= phase <= REROLL_DICE:  # adjacent phases: two int comparisons
             count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
-            records, cumulative = roll_sampler(count)
-            info = records[bisect(cumulative, rng.random())]
+            info = draw(roll_sampler(count), rng.random())
             self._rolled = info  # apply() is most likely handed its outcome next
             return info.outcome
+        # A card or tile drawn here is possible here: apply() skips checking it if handed
+        # it before anything else is applied (see _drawn).
         if phase == REVEAL_PROVINCE:
-            return card_outcome(
-                PROVINCE, self.province_pool[int(rng.random() * len(self.province_pool))]
-            )
+            pool = self.province_pool
+            return self._drawn_now(PROVINCE, pool[int(rng.random() * len(pool))])
         if phase == REVEAL_PATRICIAN:
             pool = self.patrician_pool
-            return card_outcome(PATRICIAN, pool[int(rng.random() * len(pool))])
+            return self._drawn_now(PATRICIAN, pool[int(rng.random() * len(pool))])
         if phase == DRAW_SENATE and self.senate_pool:
             pool = self.senate_pool
-            return card_outcome(SENATE_DRAW, pool[int(rng.random() * len(pool))])
+            return self._drawn_now(SENATE_DRAW, pool[int(rng.random() * len(pool))])
         if phase in (DRAW_FORTUNA, TEMPLE_BONUS):
             stack = self._fortuna_source()
             pick = int(rng.random() * sum(stack))
             for value in (1, 2, 3):
                 if pick < stack[value]:
-                    return fortuna_outcome(value)
+                    self._drawn = outcome = fortuna_outcome(value)
+                    self._drawn_card = _OUTCOME_PARTS[outcome][2]
+                    return outcome
                 pick -= stack[value]
         pending = self.chance_outcomes()
         if not pending:
             raise IllegalActionError("no chance event is pending")
         return pending[0][0]
+
+    def _drawn_now(self, kind: str, card: str) -> Outcome:
+        """The outcome drawing ``card``, remembered as drawn here (see ``_drawn``)."""
+        outcome = card_outcome(kind, card)
+        self._drawn = outcome
+        self._drawn_card = card
+        return outcome
 
     def _fortuna_source(self) -> list[int]:
         """The tiles a draw comes from: the stack, or the discards to be reshuffled."""
@@ -502,7 +522,16 @@ class State(Board):
                 info = roll_info(_OUTCOME_PARTS[self._check_outcome(x)][1])
             self._apply_roll(info)
         elif phase < DECIDE:
-            self._apply_outcome(self._check_outcome(x))
+            drawn = self._drawn
+            if drawn is not None and x is drawn:
+                # Drawn by sample_chance from this very position (anything applied since
+                # would have cleared it): possible by construction.
+                self._drawn = None
+                self._apply_outcome(drawn, self._drawn_card)
+            else:
+                outcome = self._check_outcome(x)
+                self._drawn = None
+                self._apply_outcome(outcome, _OUTCOME_PARTS[outcome][2])
         else:
             legal = self.legal_actions()
             # The caller almost always passes one of the shared Action objects of the list.
@@ -629,9 +658,10 @@ class State(Board):
         self._rolled = info
         self.phase = DECIDE
 
-    def _apply_outcome(self, outcome: Outcome) -> None:
+    def _apply_outcome(self, outcome: Outcome, card: str) -> None:
+        """Apply the checked card or tile ``outcome``; ``card`` is its card (its parts'
+        third, not ``outcome.card``: ``Outcome`` is a plain class, slow to read)."""
         phase = self.phase
-        card = _OUTCOME_PARTS[outcome][2]  # not outcome.card: Outcome is a plain class
         if phase == REVEAL_PROVINCE:
             self._record(outcome)
             self.province_pool.remove(card)
