@@ -4,7 +4,7 @@ Both games run in the same process through the same loop: uniform random
 decisions, chance sampled, until the game ends (final scores included). The
 figure that counts is decisions per second (chance steps are not counted).
 
-    .venv/bin/python bench/playout.py [--seconds 10] [--players 4] [--pin]
+    .venv/bin/python bench/playout.py [--seconds 10] [--players 4] [--pin] [--warmup 1]
 
 Target (issue 2): at least 20,000 decisions/s on one core; aim: backgammon's figure.
 
@@ -12,6 +12,12 @@ Both loops run after a warm-up game and ``gc.freeze()``, as a long-running progr
 should (docs/engine.md): the engine's process-wide memo tables are then left out of
 the cyclic garbage collector's passes. ``--no-freeze`` measures without it. The
 engine build in use (compiled or pure Python, ``ALEA_PURE_PYTHON=1``) is printed.
+
+With one warm-up game, the measured window is partly spent filling the engine's memo
+tables (the positions met depend on the games, so runs spread): that is the figure of
+a fresh process. ``--warmup GAMES`` plays more games first (for both games, before
+``gc.freeze()``), which measures what a long-running program (a simulation, a bot
+server) sees; say which was used when quoting a figure.
 """
 
 from __future__ import annotations
@@ -74,16 +80,21 @@ def backgammon_playout() -> Callable[[random.Random], int] | None:
 
 
 def measure(
-    play: Callable[[random.Random], int], seconds: float, seed: int, freeze: bool = True
+    play: Callable[[random.Random], int],
+    seconds: float,
+    seed: int,
+    freeze: bool = True,
+    warmup: int = 1,
 ) -> tuple[float, float, float]:
-    """Run games for ``seconds`` of wall time.
+    """Run games for ``seconds`` of wall time, after ``warmup`` games not measured.
 
     Returns decisions per second of wall time, games per second of wall time,
     and decisions per second of this process's CPU time (the figure that a
     busy machine does not distort: it is what one free core would do).
     """
     rng = random.Random(seed)
-    play(rng)  # warm-up: caches, imports
+    for _ in range(max(1, warmup)):
+        play(rng)  # warm-up: caches, imports
     if freeze:
         gc.freeze()  # what is alive now (memo tables, modules) leaves the collector's passes
     games = decisions = 0
@@ -103,14 +114,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pin", action="store_true", help="pin the process to CPU 0")
     parser.add_argument("--no-freeze", action="store_true", help="no gc.freeze() after warm-up")
+    parser.add_argument(
+        "--warmup", type=int, default=1, help="games played before measuring (default 1)"
+    )
     args = parser.parse_args()
     if args.pin and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {0})
 
     freeze = not args.no_freeze
     build = "compiled" if iacta.COMPILED else "pure Python"
-    print(f"engine: {build}; gc.freeze() after warm-up: {'yes' if freeze else 'no'}")
-    ours, our_games, ours_cpu = measure(alea_playout(args.players), args.seconds, args.seed, freeze)
+    print(
+        f"engine: {build}; warm-up games: {max(1, args.warmup)}; "
+        f"gc.freeze() after warm-up: {'yes' if freeze else 'no'}"
+    )
+    ours, our_games, ours_cpu = measure(
+        alea_playout(args.players), args.seconds, args.seed, freeze, args.warmup
+    )
     print(
         f"Alea Iacta Est ({args.players} players): {ours:,.0f} decisions/s "
         f"({ours_cpu:,.0f} per CPU second), {our_games:,.1f} games/s"
@@ -121,7 +140,9 @@ def main() -> None:
     if backgammon is None:
         print("OpenSpiel not installed (pip install -e '.[bench]'): no backgammon comparison")
         return
-    theirs, their_games, theirs_cpu = measure(backgammon, args.seconds, args.seed, freeze)
+    theirs, their_games, theirs_cpu = measure(
+        backgammon, args.seconds, args.seed, freeze, args.warmup
+    )
     print(
         f"OpenSpiel backgammon (C++): {theirs:,.0f} decisions/s "
         f"({theirs_cpu:,.0f} per CPU second), {their_games:,.1f} games/s"

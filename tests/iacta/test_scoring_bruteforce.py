@@ -17,7 +17,13 @@ from collections.abc import Iterator
 import pytest
 
 from alea.iacta import cards
-from alea.iacta.scoring import Holdings, best_arrangement, best_score, evaluate_arrangement
+from alea.iacta.scoring import (
+    Holdings,
+    best_arrangement,
+    best_score,
+    evaluate_arrangement,
+    final_score,
+)
 
 COLOURS = cards.COLOURS
 # Senate cards that depend on the arrangement come up more often than the rest.
@@ -227,6 +233,8 @@ def test_optimiser_matches_brute_force(seed: int) -> None:
         assert (replay.score, replay.tiebreak) == expected
         placed = sum(len(p.patricians) for p in arrangement.places)
         assert best_score(h) == (*expected, placed)
+        # The engine's final scores: the same optimum, without holdings or back-pointers.
+        assert final_score(h.provinces, h.patricians, h.senate, h.fortuna, h.tokens) == expected
 
 
 def test_holdings_order_does_not_change_the_result() -> None:
@@ -310,5 +318,9 @@ def test_optimiser_is_never_beaten_on_large_holdings() -> None:
             senate=tuple(senate),
         )
         a = best_arrangement(h)
+        assert final_score(h.provinces, h.patricians, h.senate, h.fortuna, h.tokens) == (
+            a.score,
+            a.tiebreak,
+        )
         for _ in range(3):
             assert _local_optimum(h, rng) <= (a.score, a.tiebreak), h

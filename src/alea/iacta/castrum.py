@@ -20,7 +20,8 @@ CASTRUM_ACTIONS: tuple[tuple[Action, ...], ...] = (
 )
 
 
-_ALLOWED: dict[int, tuple[Action, ...]] = {}
+#: _allowed's memo, indexed by :func:`_allowed_key` (a list: no hashing).
+_ALLOWED: list[tuple[Action, ...] | None] = [None] * (256 * 80)
 
 
 def _all_options(info: Roll) -> tuple[Action, ...]:
@@ -34,11 +35,15 @@ def _all_options(info: Roll) -> tuple[Action, ...]:
     return found
 
 
+def _allowed_key(value: int, have: int, blocked: int) -> int:
+    """One int below 20,480 for :func:`_allowed`'s arguments (sizes 1-8 of ``blocked``)."""
+    return (blocked & 0x1FE) * 40 + have * 8 + value
+
+
 def _allowed(value: int, have: int, blocked: int) -> tuple[Action, ...]:
     """Placements of 1..``have`` dice of ``value`` where bit k of ``blocked`` forbids k dice."""
-    blocked &= 0x1FE  # only set sizes 1..8 matter
-    key = (blocked << 7) | (have << 3) | value  # one small int: no tuple to build or hash
-    found = _ALLOWED.get(key)
+    key = _allowed_key(value, have, blocked)
+    found = _ALLOWED[key]
     if found is None:
         found = tuple(
             CASTRUM_ACTIONS[value][k - 1] for k in range(1, have + 1) if not blocked >> k & 1
@@ -58,19 +63,27 @@ def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action] | tu
 
 
 def options_for(state: Board, seat: int, info: Roll) -> list[Action] | tuple[Action, ...]:
-    """:func:`options` for the roll ``info`` describes (the engine looks it up once)."""
+    """:func:`options` for the roll ``info`` describes (the engine looks it up once).
+
+    The sizes taken of each value, and the seat's own sizes, are packed in two ints (nine
+    bits per value, four bits per value) rather than two lists made on every call.
+    """
     sets = state.castrum
     if not sets:
         return _all_options(info)
-    taken = [0, 0, 0, 0, 0, 0, 0]
-    own = [0, 0, 0, 0, 0, 0, 0]
+    taken = 0  # bit 9 * value + k: some set of ``value`` has k dice
+    own = 0  # bits 4 * value ...: the size of the seat's own set of ``value``
     for (owner, value), count in sets.items():  # unpacked in the loop: no item look-ups
-        taken[value] |= 1 << count
+        taken |= 1 << (9 * value + count)
         if owner == seat:
-            own[value] = count
+            own |= count << (4 * value)
+    groups = info.groups
+    if len(groups) == 1:
+        value, have = groups[0]
+        return _allowed(value, have, (taken >> 9 * value & 0x1FF) >> (own >> 4 * value & 15))
     found: list[Action] = []
-    for value, have in info.groups:
-        found.extend(_allowed(value, have, taken[value] >> own[value]))
+    for value, have in groups:
+        found.extend(_allowed(value, have, (taken >> 9 * value & 0x1FF) >> (own >> 4 * value & 15)))
     return found
 
 

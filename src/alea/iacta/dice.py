@@ -8,9 +8,11 @@ move generator then does dictionary look-ups instead of combinatorics.
 
 from __future__ import annotations
 
+from bisect import bisect
 from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
+from typing import Final
 
 from alea.iacta.notation import Action, Outcome, roll_outcome
 
@@ -105,40 +107,75 @@ def roll_distribution(count: int) -> tuple[tuple[Outcome, float], ...]:
     return tuple(result)
 
 
-_SAMPLERS: dict[int, tuple[tuple[Outcome, ...], tuple[float, ...]]] = {}
+#: By number of dice (0 to 8): a list, indexed without hashing.
+Sampler = tuple[tuple["Roll", ...], tuple[float, ...], tuple[int, ...]]
+_SAMPLERS: list[Sampler | None] = [None] * 9
 
 
-def roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
-    """The outcomes of rolling ``count`` dice and their cumulative probabilities.
+def roll_sampler(count: int) -> Sampler:
+    """The :class:`Roll` records of every roll of ``count`` dice, their cumulative
+    probabilities, in :func:`roll_distribution` order, and a guide to them.
 
-    Sampling is then one uniform number and a binary search: the same
-    distribution as rolling the dice one by one, at a fraction of the cost.
-    The last cumulative value is forced to exactly 1 so no draw falls off the end.
+    Sampling is then one uniform number and a search: the same distribution as rolling
+    the dice one by one, at a fraction of the cost (:func:`draw`). The last cumulative
+    value is forced to exactly 1 so no draw falls off the end. The record carries its
+    outcome (``Roll.outcome``) and travels with it into the state.
     """
-    found = _SAMPLERS.get(count)
+    if not 0 <= count <= 8:
+        return _roll_sampler(count)
+    found = _SAMPLERS[count]
     if found is None:
         found = _SAMPLERS[count] = _roll_sampler(count)
     return found
 
 
-def _roll_sampler(count: int) -> tuple[tuple[Outcome, ...], tuple[float, ...]]:
-    outcomes = tuple(o for o, _ in roll_distribution(count))
+def _roll_sampler(count: int) -> Sampler:
+    records = tuple(roll_info(o.dice) for o, _ in roll_distribution(count))
     cumulative: list[float] = []
     total = 0.0
     for _, probability in roll_distribution(count):
         total += probability
         cumulative.append(total)
     cumulative[-1] = 1.0
-    return outcomes, tuple(cumulative)
+    size = len(records)
+    guide = tuple(bisect(cumulative, k / size) for k in range(size))
+    return records, tuple(cumulative), guide
+
+
+def draw(sampler: Sampler, u: float) -> Roll:
+    """The record ``bisect(cumulative, u)`` picks, for ``0 <= u < 1``, in a few steps.
+
+    ``guide[k]`` is where ``k / size`` falls, so the search starts at most a step or two
+    from the answer (a step back first, should ``u * size`` have rounded up): no binary
+    search over a thousand floats, and no call out of compiled code. Exactly the same
+    pick as the binary search, so every seeded game is unchanged.
+    """
+    records, cumulative, guide = sampler
+    size = len(guide)
+    k = int(u * size)
+    if k >= size:
+        k = size - 1
+    i = guide[k]
+    while i > 0 and cumulative[i - 1] > u:
+        i -= 1
+    while cumulative[i] <= u:
+        i += 1
+    return records[i]
+
+
+#: ``Roll.forum_memo`` has one slot per :func:`alea.iacta.forum` key (limit 1-7, two pairs).
+FORUM_KEYS: Final = 32
+#: ``Roll.temple_actions`` has one slot per number of dice a Temple placement may need (1-8).
+TEMPLE_COUNTS: Final = 9
 
 
 class Roll:
     """One distinct roll and what the placement rules ask of it, computed once per process.
 
-    The building modules keep their per-roll answers in the ``*_memo`` dicts,
-    keyed by small integers (one dict look-up by the roll, then look-ups in
-    small dicts, instead of a look-up by a tuple key in a large table per
-    building).
+    The building modules keep their per-roll answers on it, in lists indexed by small
+    integers (a list index, not a dict look-up, on every legal list). The record of the
+    roll just rolled travels with the state (``State.apply`` finds it by the outcome's
+    text in one look-up), so a legal list looks nothing up by the roll's tuple.
     """
 
     __slots__ = (
@@ -147,10 +184,12 @@ class Roll:
         "dice",
         "forum_memo",
         "groups",
+        "latrine",
         "mask",
+        "outcome",
         "rerolls",
-        "temple_memo",
-        "temple_sized",
+        "temple_actions",
+        "temple_totals",
     )
 
     def __init__(self, dice: tuple[int, ...]) -> None:
@@ -162,22 +201,31 @@ class Roll:
             (value, counts[value]) for value in range(1, 7) if counts[value]
         )
         self.mask = value_mask(dice)
-        self.temple_memo: dict[int, tuple[Action, ...]] = {}
-        #: By number of dice: each Temple placement of that many dice and, in a second
-        #: tuple, its pip sum, in :func:`submultisets` order (a new ``temple_memo`` answer is
-        #: a filter of it). Two flat tuples, not a tuple of ``(action, total)`` pairs: a pair
-        #: holding an ``Action`` stays tracked by the cyclic garbage collector for ever, and
-        #: hundreds of thousands of them made each full collection of a long run slow.
-        self.temple_sized: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
-        self.forum_memo: dict[int, tuple[Action, ...]] = {}
+        #: The shared ``roll:`` outcome that rolls these dice.
+        self.outcome: Outcome = roll_outcome(dice)
+        #: By number of dice (None until asked): each Temple placement of that many dice, in
+        #: :func:`submultisets` order, and in ``temple_totals`` its pip sum. A legal list
+        #: filters them by the least sum the Temple asks (:func:`alea.iacta.temple.options_for`)
+        #: instead of memoising each filter: tens of thousands of memoised answers, each a
+        #: tuple of actions the cyclic garbage collector tracks for ever, cost more (in
+        #: misses, memory and collections) than the filter of a few dozen entries.
+        self.temple_actions: list[tuple[Action, ...] | None] = [None] * TEMPLE_COUNTS
+        self.temple_totals: list[tuple[int, ...]] = [()] * TEMPLE_COUNTS
+        #: The Forum's placements by its key (:func:`alea.iacta.forum.options_for`).
+        self.forum_memo: list[tuple[Action, ...] | None] = [None] * FORUM_KEYS
         #: Every Castrum set the roll can form in an empty Castrum (None until asked).
         self.castrum_all: tuple[Action, ...] | None = None
+        #: The forced Latrine placements (None until asked).
+        self.latrine: tuple[Action, ...] | None = None
         #: Every re-roll of the roll, in :func:`submultisets` order (None until asked; the
         #: state fills it, since the ``R:`` actions are the round flow's, not a building's).
         self.rerolls: tuple[Action, ...] | None = None
 
 
 _ROLL_INFO: dict[tuple[int, ...], Roll] = {}
+#: The same records by their outcome's notation (``"roll:1356"``): what ``State.apply`` is
+#: handed. Filled with ``_ROLL_INFO``.
+_ROLL_BY_OUTCOME: dict[str, Roll] = {}
 
 
 def roll_info(dice: tuple[int, ...]) -> Roll:
@@ -185,4 +233,11 @@ def roll_info(dice: tuple[int, ...]) -> Roll:
     found = _ROLL_INFO.get(dice)
     if found is None:
         found = _ROLL_INFO[dice] = Roll(dice)
+        _ROLL_BY_OUTCOME[found.outcome] = found
     return found
+
+
+def rolled(outcome: str) -> Roll | None:
+    """The :class:`Roll` record an outcome (or its notation) rolls, or None if it is not
+    a roll the samplers made (then the caller parses it)."""
+    return _ROLL_BY_OUTCOME.get(outcome)

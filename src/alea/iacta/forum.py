@@ -29,8 +29,8 @@ def _index(row: list[tuple[int, int]], value: int) -> int:
 def _options(info: Roll, limit: int, pair14: bool, pair23: bool) -> tuple[Action, ...]:
     """Forum placements of the roll when values below ``limit`` fit and the pairs as given."""
     memo = info.forum_memo
-    key = limit * 4 + pair14 * 2 + pair23
-    found = memo.get(key)
+    key = limit * 4 + (2 if pair14 else 0) + (1 if pair23 else 0)
+    found = memo[key]
     if found is None:
         counts = info.counts
         actions = [dice_action(FORUM, (value,)) for value in range(1, limit) if counts[value]]
@@ -54,15 +54,21 @@ def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...
 
 
 def options_for(state: Board, seat: int, info: Roll) -> tuple[Action, ...]:
-    """:func:`options` for the roll ``info`` describes (the engine looks it up once)."""
+    """:func:`options` for the roll ``info`` describes (the engine looks it up once).
+
+    The row is sorted, so "fewer than ``columns`` dice lower than v" is "the die in the
+    last column (if any) is not lower than v", and a pair's higher die fits when the die
+    in the last column but one is not lower than it: two reads, no search.
+    """
     row = state.forum
     cols = state.players + 2
-    if len(row) + 1 < cols:
+    n = len(row)
+    if n + 1 < cols:
         return _options(info, 7, True, True)
-    limit = 1
-    while limit <= 6 and _index(row, limit) < cols:
-        limit += 1
-    return _options(info, limit, _index(row, 4) + 1 < cols, _index(row, 3) + 1 < cols)
+    # Values below ``limit`` fit: all when the last column is free, else up to that die.
+    limit = row[cols - 1][0] + 1 if n >= cols else 7
+    before_last = row[cols - 2][0]
+    return _options(info, limit, before_last >= 4, before_last >= 3)
 
 
 def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:

@@ -5,6 +5,7 @@ Dice in the Latrine earn one re-roll token each at evaluation.
 
 from __future__ import annotations
 
+from alea.iacta.dice import Roll
 from alea.iacta.notation import LATRINE, Action, dice_action
 
 _OPTIONS: dict[tuple[int, ...], tuple[Action, ...]] = {}
@@ -16,6 +17,14 @@ def options(roll: tuple[int, ...]) -> tuple[Action, ...]:
     if found is None:
         found = tuple(dice_action(LATRINE, (value,)) for value in sorted(set(roll)))
         _OPTIONS[roll] = found
+    return found
+
+
+def options_for(info: Roll) -> tuple[Action, ...]:
+    """:func:`options` for the roll ``info`` describes (kept on its record)."""
+    found = info.latrine
+    if found is None:
+        found = info.latrine = options(info.dice)
     return found
 
 

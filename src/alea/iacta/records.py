@@ -103,6 +103,9 @@ def state_from_json(data: Mapping[str, Any]) -> State:
     s._legal = None
     s._result = None
     s._keys = None
+    s._rolled = None
+    s._drawn = None
+    s._drawn_card = ""
     return s
 
 

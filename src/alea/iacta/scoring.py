@@ -43,6 +43,7 @@ from alea.iacta.scoring_solver import (
     Problem,
     Solution,
     solve,
+    solve_value,
 )
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "best_score",
     "check_box",
     "evaluate_arrangement",
+    "final_score",
     "ranking",
 ]
 
@@ -437,25 +439,34 @@ _PROVINCE_COLOUR: Final = {
     name: -1 if info.colour == cards.GREY else _COLOUR_INDEX[info.colour]
     for name, info in cards.PROVINCES.items()
 }
+_PROVINCE_VALUE: Final = {name: info.value for name, info in cards.PROVINCES.items()}
 
 
 def _problem(holdings: Holdings) -> Problem:
+    return _problem_of(holdings.provinces, holdings.patricians, holdings.senate)
+
+
+def _problem_of(
+    provinces_held: Sequence[str], patricians: Sequence[str], senate_held: Sequence[str]
+) -> Problem:
+    """:func:`_problem` from the cards themselves (the engine's final scores build no
+    :class:`Holdings`: it is a plain Python class, slow to make from compiled code)."""
     men: list[list[int]] = [[] for _ in range(6)]
     women: list[list[int]] = [[] for _ in range(6)]
-    for p in holdings.patricians:
+    for p in patricians:
         is_man, colour_index, value = _PATRICIAN_SLOT[p]
         (men if is_man else women)[colour_index].append(value)
     provinces = [0] * 6
     flex = 0
-    for card in holdings.provinces:
+    for card in provinces_held:
         colour_index = _PROVINCE_COLOUR[card]
         if colour_index < 0:
             flex += 1
         else:
             provinces[colour_index] += 1
     borders = [False] * 6
-    n = _senate_numbers(holdings.senate)
-    for s in holdings.senate:
+    n = _senate_numbers(senate_held)
+    for s in senate_held:
         senate = cards.SENATE_CARDS[s]
         if senate.number == 12:
             borders[cards.BORDER_CARDS.index(s)] = True
@@ -475,14 +486,27 @@ def _problem(holdings: Holdings) -> Problem:
 
 def _constant_score(holdings: Holdings, problem: Problem) -> int:
     """Every point that does not depend on the arrangement (or is its baseline)."""
-    score = sum(holdings.fortuna) + holdings.tokens // 2
-    for card in holdings.provinces:
-        score += cards.PROVINCES[card].value - 1  # empty baseline; occupied adds 1
-    n = _senate_numbers(holdings.senate)
-    n_places = len(holdings.provinces) + n[12] + n[13]
+    return _constant_score_of(
+        holdings.provinces, holdings.senate, holdings.fortuna, holdings.tokens, problem
+    )
+
+
+def _constant_score_of(
+    provinces: Sequence[str],
+    senate: Sequence[str],
+    fortuna: Sequence[int],
+    tokens: int,
+    problem: Problem,
+) -> int:
+    """:func:`_constant_score` from the cards themselves (see :func:`_problem_of`)."""
+    score = sum(fortuna) + tokens // 2
+    for card in provinces:
+        score += _PROVINCE_VALUE[card] - 1  # empty baseline; occupied adds 1
+    n = _senate_numbers(senate)
+    n_places = len(provinces) + n[12] + n[13]
     score += n[1] * (1 + n_places // 2)
-    score += n[3] * (1 + len(holdings.senate))
-    score += n[4] * (1 + 2 * (len(holdings.fortuna) // 3))
+    score += n[3] * (1 + len(senate))
+    score += n[4] * (1 + 2 * (len(fortuna) // 3))
     score += n[5]  # V: 1 + couples (the solver counts the couples)
     score += n[7] * sum(problem.covered)
     # Empty baselines: the wild province -1 (above), free and border provinces 0.
@@ -534,6 +558,25 @@ def best_score(holdings: Holdings) -> BestScore:
     score_part, tiebreak = divmod(solution.value, SHIFT)
     placed = sum(d.men_placed + d.women_placed for d in solution.details)
     return BestScore(_constant_score(holdings, problem) + score_part, tiebreak, placed)
+
+
+def final_score(
+    provinces: Sequence[str],
+    patricians: Sequence[str],
+    senate: Sequence[str],
+    fortuna: Sequence[int],
+    tokens: int,
+) -> tuple[int, int]:
+    """``(score, tiebreak)`` of :func:`best_arrangement` for these cards, and nothing else.
+
+    The engine's final scores (:meth:`alea.iacta.State.returns`, ``winners``), which every
+    random playout asks for: no :class:`Holdings` is built, and the solver's walk keeps no
+    back-pointers (:func:`~alea.iacta.scoring_solver.solve_value`), since only the optimum's
+    value is wanted. The cards must be a real player's (unchecked).
+    """
+    problem = _problem_of(provinces, patricians, senate)
+    score_part, tiebreak = divmod(solve_value(problem), SHIFT)
+    return _constant_score_of(provinces, senate, fortuna, tokens, problem) + score_part, tiebreak
 
 
 def _build_places(

@@ -121,11 +121,6 @@ def _state_key(incoming: int, used: int, parity: int) -> int:
     return incoming << 8 | used << 1 | parity
 
 
-def _colour_key(colour: int, demand: int) -> int:
-    """A (colour, packed demand) memo key as one int (demands stay below 65,536)."""
-    return colour << 16 | demand
-
-
 class Problem(NamedTuple):
     """The holdings reduced to what the optimiser needs (all per ring colour)."""
 
@@ -202,11 +197,28 @@ def border_options(counts: CardCounts) -> tuple[BorderOption, ...]:
     return tuple(options)
 
 
-#: :func:`colour_best`'s memo: one :data:`ColourTable` per colour's holdings ``(men, women,
+class ColourMemo:
+    """Everything memoised for one colour's holdings ``(men, women, provinces, counts)``.
+
+    ``answers`` holds :func:`colour_best`'s answers by packed demand (the
+    :data:`ColourTable`); ``entries`` holds the walk's :func:`_entries` by
+    :func:`_entries_key` (demand, flex places held, whether VII already counts the
+    colour), which used to be rebuilt by every search. Both hold ints and tuples of ints
+    only, so the garbage collector untracks them.
+    """
+
+    __slots__ = ("answers", "entries")
+
+    def __init__(self) -> None:
+        self.answers: ColourTable = {}
+        self.entries: dict[int, Entries] = {}
+
+
+#: :func:`colour_best`'s memo: one :class:`ColourMemo` per colour's holdings ``(men, women,
 #: provinces, counts)``. Two levels, so that a search hashes the holdings once per colour,
 #: then looks each demand up by a small int (``functools.lru_cache`` hashed the whole
 #: argument tuple on every call). It starts afresh when it holds ``_MEMO_LIMIT`` holdings.
-_MEMO: dict[tuple[tuple[int, ...], tuple[int, ...], int, CardCounts], ColourTable] = {}
+_MEMO: dict[tuple[tuple[int, ...], tuple[int, ...], int, CardCounts], ColourMemo] = {}
 _MEMO_LIMIT: Final = 1 << 14
 
 
@@ -215,18 +227,30 @@ def clear_memo() -> None:
     _MEMO.clear()
 
 
+def colour_memo(
+    men: tuple[int, ...], women: tuple[int, ...], provinces: int, counts: CardCounts
+) -> ColourMemo:
+    """The :class:`ColourMemo` of one colour's holdings (see ``_MEMO``)."""
+    key = (men, women, provinces, counts)
+    memo = _MEMO.get(key)
+    if memo is None:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        memo = ColourMemo()
+        _MEMO[key] = memo
+    return memo
+
+
 def colour_table(
     men: tuple[int, ...], women: tuple[int, ...], provinces: int, counts: CardCounts
 ) -> ColourTable:
     """The memo of :func:`colour_best` answers for one colour's holdings (see ``_MEMO``)."""
-    key = (men, women, provinces, counts)
-    table = _MEMO.get(key)
-    if table is None:
-        if len(_MEMO) >= _MEMO_LIMIT:
-            _MEMO.clear()
-        table = {}
-        _MEMO[key] = table
-    return table
+    return colour_memo(men, women, provinces, counts).answers
+
+
+def _entries_key(demand: int, flex: int, covered: bool) -> int:
+    """An :func:`_entries` memo key: a demand is below 512, flex places below 8."""
+    return demand + 512 * flex + (4096 if covered else 0)
 
 
 def colour_best(
@@ -363,35 +387,72 @@ def _feasible(options: Sequence[BorderOption], problem: Problem, border: int) ->
     return out
 
 
+def _options(problem: Problem) -> list[list[BorderOption]]:
+    """Per border: the options its two colours can supply (just "empty" if not held)."""
+    borders = problem.borders
+    all_options = border_options(problem.counts)
+    return [
+        _feasible(all_options, problem, i) if borders[i] else [all_options[0]] for i in range(6)
+    ]
+
+
+def _cut(options: list[list[BorderOption]]) -> int:
+    """With all six borders held, where to cut the ring: at the border whose options make
+    the fewest distinct demands of the next colour."""
+    return min(range(6), key=lambda i: len({o.right for o in options[i]}))
+
+
+def _closing_groups(options: list[BorderOption]) -> list[list[BorderOption]]:
+    """A cut border's options by the demand they make of the first colour: fillings that
+    demand the same share one walk (they only differ at the last colour)."""
+    groups: dict[int, list[BorderOption]] = {}
+    for option in options:
+        groups.setdefault(option.right, []).append(option)
+    return list(groups.values())
+
+
 def solve(problem: Problem) -> Solution:
     """The optimal choices for ``problem`` (see the module docstring)."""
     borders = problem.borders
-    all_options = border_options(problem.counts)
-    options = [
-        _feasible(all_options, problem, i) if borders[i] else [all_options[0]] for i in range(6)
-    ]
-    memo: dict[int, Entries] = {}
+    options = _options(problem)
     if all(borders):
-        # No border-free cut in the ring: cut at the border whose options make
-        # the fewest distinct demands of the next colour, and walk the chain
-        # once per such demand.
-        cut = min(range(6), key=lambda i: len({o.right for o in options[i]}))
+        # No border-free cut in the ring: walk the chain once per demand of the cut.
+        cut = _cut(options)
         best: Solution | None = None
-        # Fillings that demand the same of the first colour share one walk;
-        # they only differ at the last colour.
-        groups: dict[int, list[BorderOption]] = {}
-        for option in options[cut]:
-            groups.setdefault(option.right, []).append(option)
-        for group in groups.values():
-            candidate = _solve_chain(problem, (cut + 1) % 6, group, options, memo)
+        for group in _closing_groups(options[cut]):
+            candidate = _solve_chain(problem, (cut + 1) % 6, group, options)
             if candidate is not None and (best is None or candidate.value > best.value):
                 best = candidate
         assert best is not None  # the empty option is always feasible
         return best
     start = next(i for i in range(6) if not borders[(i - 1) % 6])
-    result = _solve_chain(problem, start, [all_options[0]], options, memo)
+    result = _solve_chain(problem, start, [options[(start - 1) % 6][0]], options)
     assert result is not None
     return result
+
+
+def solve_value(problem: Problem) -> int:
+    """``solve(problem).value`` alone: the same walk, without back-pointers or rebuilding.
+
+    The engine's final scores need only the optimum's value; keeping no back-pointers
+    saves a tuple and a dict entry per improvement, and the choices are never rebuilt.
+    """
+    borders = problem.borders
+    options = _options(problem)
+    if all(borders):
+        cut = _cut(options)
+        best = NEG
+        for group in _closing_groups(options[cut]):
+            states = _walk(problem, (cut + 1) % 6, group, options, None)
+            if states:
+                value = _best_end(problem, states)[1]
+                if value > best:
+                    best = value
+        return best
+    start = next(i for i in range(6) if not borders[(i - 1) % 6])
+    return _best_end(problem, _walk(problem, start, [options[(start - 1) % 6][0]], options, None))[
+        1
+    ]
 
 
 def _solve_chain(
@@ -399,14 +460,46 @@ def _solve_chain(
     start: int,
     closing: Sequence[BorderOption],
     options: list[list[BorderOption]],
-    memo: dict[int, Entries],
 ) -> Solution | None:
     """Walk the ring from ``start``; one of ``closing`` fills border ``start - 1``.
 
     Every option in ``closing`` makes the same demand of colour ``start``.
+    """
+    history: list[dict[State, StepTuple]] = []
+    states = _walk(problem, start, closing, options, history)
+    if not states:
+        return None
+    best_key, best_value = _best_end(problem, states)
+    return _rebuild(problem, start, history, best_key, best_value)
 
-    ``memo`` caches each colour's feasible choices given its demand, shared by
-    the chains of a ring (they differ only in the closing border).
+
+def _best_end(problem: Problem, states: dict[State, int]) -> tuple[State, int]:
+    """The best final state of a walk and its value (VII counts grey for an empty flex)."""
+    flex_total = problem.flex
+    vii = problem.counts.vii * SHIFT
+    best_key = -1
+    best_value = NEG
+    for key, value in states.items():
+        total = value + (vii if (key >> 1) & 127 < flex_total else 0)
+        if total > best_value:
+            best_value = total
+            best_key = key
+    return best_key, best_value
+
+
+def _walk(
+    problem: Problem,
+    start: int,
+    closing: Sequence[BorderOption],
+    options: list[list[BorderOption]],
+    history: list[dict[State, StepTuple]] | None,
+) -> dict[State, int]:
+    """The dynamic programme over the ring from ``start``: the best value of each final state.
+
+    With ``history``, one dict of back-pointers per colour is appended to it (for
+    :func:`_rebuild`); without, none is made (:func:`solve_value`). Each colour's feasible
+    choices at a demand (:func:`_entries`) are memoised in its :class:`ColourMemo`, shared
+    by every search that meets the same colour holdings.
     """
     counts = problem.counts
     flex_total = problem.flex
@@ -415,25 +508,32 @@ def _solve_chain(
     vii = counts.vii * SHIFT
     # state: (demand on this colour from the previous border, flex used, parity)
     states: dict[State, int] = {_state_key(closing[0].right, 0, 0): 0}
-    history: list[dict[State, StepTuple]] = []
     for step in range(6):
         colour = (start + step) % 6
         border = colour  # border ``colour`` joins ``colour`` and ``colour + 1``
+        # The options' fields as plain tuples, read once (not per state); the closing
+        # border's demand of the first colour is settled, so it demands nothing more.
         if step == 5:
-            choices: Sequence[BorderOption] = [c._replace(right=0) for c in closing]
+            unpacked = [
+                (option.left, 0, option.points * SHIFT, option._replace(right=0))
+                if history is not None
+                else (option.left, 0, option.points * SHIFT, option)
+                for option in closing
+            ]
         else:
-            choices = options[border]
+            unpacked = [
+                (option.left, option.right, option.points * SHIFT, option)
+                for option in options[border]
+            ]
         men = problem.men[colour]
         women = problem.women[colour]
         provinces = problem.provinces[colour]
-        vii_new = 0 if problem.covered[colour] else vii
-        table = colour_table(men, women, provinces, counts)
+        covered = problem.covered[colour]
+        vii_new = 0 if covered else vii
+        memo = colour_memo(men, women, provinces, counts)
+        entries_memo = memo.entries
         new_states: dict[State, int] = {}
         back: dict[State, StepTuple] = {}
-        # The options' fields as plain tuples, read once (not per state).
-        unpacked = [
-            (option.left, option.right, option.points * SHIFT, option) for option in choices
-        ]
         for state, value in states.items():
             incoming = state >> 8
             used = (state >> 1) & 127
@@ -441,13 +541,13 @@ def _solve_chain(
             room = flex_total - used
             for left, right, points, option in unpacked:
                 demand = incoming + left
-                memo_key = _colour_key(colour, demand)
-                entries = memo.get(memo_key)
+                memo_key = _entries_key(demand, flex_total, covered)
+                entries = entries_memo.get(memo_key)
                 if entries is None:
                     entries = _entries(
-                        men, women, provinces, counts, demand, flex_rows, vii_new, table
+                        men, women, provinces, counts, demand, flex_rows, vii_new, memo.answers
                     )
-                    memo[memo_key] = entries
+                    entries_memo[memo_key] = entries
                 base = value + points
                 right_key = right << 8
                 for j, rho, part, kinds in entries:
@@ -459,21 +559,14 @@ def _solve_chain(
                     new_key = right_key | (used + j) << 1 | (parity ^ rho)
                     if total > new_states.get(new_key, NEG):
                         new_states[new_key] = total
-                        back[new_key] = (state, option, demand, rho, kinds)
+                        if history is not None:
+                            back[new_key] = (state, option, demand, rho, kinds)
         states = new_states
-        history.append(back)
+        if history is not None:
+            history.append(back)
         if not states:
-            return None
-    best_key: State | None = None
-    best_value = NEG
-    for key, value in states.items():
-        total = value + (vii if (key >> 1) & 127 < flex_total else 0)
-        if total > best_value:
-            best_value = total
-            best_key = key
-    if best_key is None:
-        return None
-    return _rebuild(problem, start, history, best_key, best_value)
+            return states
+    return states
 
 
 def _entries(

@@ -23,17 +23,23 @@ def _bit(straight: Straight) -> int:
     return 1 << (straight[0] * 8 + straight[1])
 
 
-#: _candidates' memo, by rolled values and own straight packed in one small int: only the
-#: values rolled matter, so 63 masks cover the 3,003 rolls.
-_CANDIDATES: dict[int, tuple[tuple[int, ...], tuple[Action, ...]]] = {}
+#: _candidates' memo, indexed by rolled values and own straight packed in one small int
+#: (:func:`_candidates_key`): only the values rolled matter, so 63 masks cover the 3,003
+#: rolls. A list, indexed without hashing; an entry is made when first asked.
+_CANDIDATES: list[tuple[tuple[int, ...], tuple[Action, ...]] | None] = [None] * 4096
+
+
+def _candidates_key(mask: int, own: Straight | None) -> int:
+    """The rolled values (bits 1-6 of ``mask``) and the own straight as one int below 4,096."""
+    return (mask >> 1) * 64 + (0 if own is None else own[0] * 8 + own[1])
 
 
 def _candidates(mask: int, own: Straight | None) -> tuple[tuple[int, ...], tuple[Action, ...]]:
     """Straights reachable with the rolled values ``mask`` (as their :func:`_bit`), and the
     action for each (memoised; two flat tuples, which the garbage collector need not track,
     rather than pairs holding an ``Action``)."""
-    key = mask if own is None else mask | own[0] << 8 | own[1] << 11
-    found = _CANDIDATES.get(key)
+    key = _candidates_key(mask, own)
+    found = _CANDIDATES[key]
     if found is None:
         pairs = _find_candidates(mask, own)
         found = (
@@ -68,22 +74,24 @@ def _find_candidates(mask: int, own: Straight | None) -> tuple[tuple[Straight, A
     return tuple(found)
 
 
-def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
     """Every legal Senate placement for ``seat`` with ``roll``."""
     return options_for(state, seat, roll_info(roll))
 
 
-def options_for(state: Board, seat: int, info: Roll) -> list[Action]:
+def options_for(state: Board, seat: int, info: Roll) -> tuple[Action, ...]:
     """:func:`options` for the roll ``info`` describes (the engine looks it up once)."""
     straights = state.senate
     bits, actions = _candidates(info.mask, straights[seat])
-    taken = 0  # the other seats' straights, one bit each: no tuple comparisons
+    if not actions:
+        return actions
+    taken = 0  # the other seats' straights, one bit each (as _bit): no tuple comparisons
     for q, s in enumerate(straights):
         if s is not None and q != seat:
-            taken |= _bit(s)
+            taken |= 1 << (s[0] * 8 + s[1])
     if not taken:
-        return list(actions)
-    return [actions[i] for i in range(len(actions)) if not taken & bits[i]]
+        return actions
+    return tuple([actions[i] for i in range(len(actions)) if not taken & bits[i]])
 
 
 def result_of(own: Straight | None, dice: tuple[int, ...]) -> Straight | None:
@@ -124,8 +132,21 @@ def explain(state: Board, seat: int, dice: tuple[int, ...]) -> str:
 
 
 def place(state: Board, seat: int, dice: tuple[int, ...]) -> None:
-    """Start or extend ``seat``'s straight (legality already checked)."""
-    state.senate[seat] = result_of(state.senate[seat], dice)
+    """Start or extend ``seat``'s straight (legality already checked).
+
+    A legal placement is a straight (sorted ``dice``) or extends one at either end, so
+    the new straight runs from the lower to the higher of the two ends: what
+    :func:`result_of` finds, without building its lists.
+    """
+    own = state.senate[seat]
+    low = dice[0]
+    high = dice[-1]
+    if own is not None:
+        if own[0] < low:
+            low = own[0]
+        if own[1] > high:
+            high = own[1]
+    state.senate[seat] = (low, high)
 
 
 def ranking(straights: list[Straight | None]) -> list[int]:

@@ -16,7 +16,6 @@ The order of events is the binding one of RULES.md §7.
 from __future__ import annotations
 
 import random
-from bisect import bisect
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -35,10 +34,12 @@ from alea.iacta.cards import (
 )
 from alea.iacta.dice import (
     Roll,
+    draw,
     remove_dice,
     roll_distribution,
     roll_info,
     roll_sampler,
+    rolled,
     submultisets,
 )
 from alea.iacta.errors import IllegalActionError, NotationError
@@ -134,9 +135,12 @@ class State(Board):
     """
 
     __slots__ = (
+        "_drawn",
+        "_drawn_card",
         "_keys",
         "_legal",
         "_result",
+        "_rolled",
         "castrum_queue",
         "dice_left",
         "ending",
@@ -214,6 +218,16 @@ class State(Board):
     _legal: list[Action] | None
     _result: Any
     _keys: list[tuple[int, int]] | None
+    #: The :class:`~alea.iacta.dice.Roll` record of ``roll`` once it was rolled here, or of
+    #: the roll :meth:`sample_chance` just drew (None otherwise): the legal list uses it
+    #: only when ``_rolled.dice is roll``, and :meth:`apply` only when handed its outcome,
+    #: so a roll set any other way (a test, a record) is looked up as before.
+    _rolled: Roll | None
+    #: The card or tile outcome :meth:`sample_chance` drew at this position (None once
+    #: anything is applied, and in a clone), and its card: :meth:`apply` handed that very
+    #: object skips checking it. Only ``apply`` changes a state, and it clears this.
+    _drawn: Outcome | None
+    _drawn_card: str
 
     # ------------------------------------------------------------------ set-up
 
@@ -270,6 +284,9 @@ class State(Board):
         s._legal = None
         s._result = None
         s._keys = None
+        s._rolled = None
+        s._drawn = None
+        s._drawn_card = ""
         return s
 
     def clone(self) -> State:
@@ -318,6 +335,9 @@ class State(Board):
         c._legal = self._legal
         c._result = self._result
         c._keys = self._keys
+        c._rolled = self._rolled
+        c._drawn = None  # a clone is checked in full (it may be changed before it is applied)
+        c._drawn_card = ""
         return c
 
     # ------------------------------------------------------------- who moves
@@ -380,19 +400,22 @@ class State(Board):
         phase = self.phase
         if phase == DECIDE:
             seat = self.player
-            info = roll_info(self.roll)  # once per list: the buildings and re-rolls share it
+            # The roll's record, once per list: the buildings and re-rolls share it.
+            info = self._rolled
+            if info is None or info.dice is not self.roll:
+                info = roll_info(self.roll)
             found = self._placements(seat, info)
             if not found:
-                found = list(latrine.options(info.dice))
+                found = list(latrine.options_for(info))
             if self.tokens[seat]:
                 found.extend(_reroll_options(info))
             return found
         if phase == CHOOSE_SENATE_CARD:
-            return [card_action(CHOOSE_SENATE, c) for c in _distinct(self.senate_hand)]
+            return _card_choices(CHOOSE_SENATE, self.senate_hand)
         if phase == CHOOSE_PROVINCE_CARD:
-            return [card_action(CHOOSE_PROVINCE, c) for c in _distinct(self.revealed_provinces)]
+            return _card_choices(CHOOSE_PROVINCE, self.revealed_provinces)
         if phase == CHOOSE_PATRICIAN_TILE:
-            return [card_action(CHOOSE_PATRICIAN, c) for c in _distinct(self.revealed_patricians)]
+            return _card_choices(CHOOSE_PATRICIAN, self.revealed_patricians)
         return []
 
     def placements(self, seat: int, roll: tuple[int, ...]) -> list[Action]:
@@ -401,9 +424,7 @@ class State(Board):
 
     def _placements(self, seat: int, info: Roll) -> list[Action]:
         """:meth:`placements` for the roll ``info`` describes (looked up once, by the caller)."""
-        found: list[Action] = (
-            list(temple.options_for(self, seat, info)) if self.players >= 4 else []
-        )
+        found = temple.options_for(self, seat, info) if self.players >= 4 else []
         found.extend(senate.options_for(self, seat, info))
         found.extend(castrum.options_for(self, seat, info))
         found.extend(forum.options_for(self, seat, info))
@@ -437,31 +458,42 @@ class State(Board):
         ones, which is the same distribution, without listing every outcome.
         """
         phase = self.phase
-        if phase in (ROLL_DICE, REROLL_DICE):
+        if ROLL_DICE <= phase <= REROLL_DICE:  # adjacent phases: two int comparisons
             count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
-            outcomes, cumulative = roll_sampler(count)
-            return outcomes[bisect(cumulative, rng.random())]
+            info = draw(roll_sampler(count), rng.random())
+            self._rolled = info  # apply() is most likely handed its outcome next
+            return info.outcome
+        # A card or tile drawn here is possible here: apply() skips checking it if handed
+        # it before anything else is applied (see _drawn).
         if phase == REVEAL_PROVINCE:
-            return card_outcome(
-                PROVINCE, self.province_pool[int(rng.random() * len(self.province_pool))]
-            )
+            pool = self.province_pool
+            return self._drawn_now(PROVINCE, pool[int(rng.random() * len(pool))])
         if phase == REVEAL_PATRICIAN:
             pool = self.patrician_pool
-            return card_outcome(PATRICIAN, pool[int(rng.random() * len(pool))])
+            return self._drawn_now(PATRICIAN, pool[int(rng.random() * len(pool))])
         if phase == DRAW_SENATE and self.senate_pool:
             pool = self.senate_pool
-            return card_outcome(SENATE_DRAW, pool[int(rng.random() * len(pool))])
+            return self._drawn_now(SENATE_DRAW, pool[int(rng.random() * len(pool))])
         if phase in (DRAW_FORTUNA, TEMPLE_BONUS):
             stack = self._fortuna_source()
             pick = int(rng.random() * sum(stack))
             for value in (1, 2, 3):
                 if pick < stack[value]:
-                    return fortuna_outcome(value)
+                    self._drawn = outcome = fortuna_outcome(value)
+                    self._drawn_card = _OUTCOME_PARTS[outcome][2]
+                    return outcome
                 pick -= stack[value]
         pending = self.chance_outcomes()
         if not pending:
             raise IllegalActionError("no chance event is pending")
         return pending[0][0]
+
+    def _drawn_now(self, kind: str, card: str) -> Outcome:
+        """The outcome drawing ``card``, remembered as drawn here (see ``_drawn``)."""
+        outcome = card_outcome(kind, card)
+        self._drawn = outcome
+        self._drawn_card = card
+        return outcome
 
     def _fortuna_source(self) -> list[int]:
         """The tiles a draw comes from: the stack, or the discards to be reshuffled."""
@@ -478,19 +510,38 @@ class State(Board):
         phase = self.phase
         if phase == GAME_OVER:
             raise IllegalActionError(f"{x}: the game is over")
-        if phase < DECIDE:
-            self._apply_outcome(self._check_outcome(x))
+        if ROLL_DICE <= phase <= REROLL_DICE:  # adjacent phases: two int comparisons
+            # A roll: its record is the one sample_chance just drew, or found by the outcome's
+            # text in one look-up; anything else (a roll no sampler made yet, a wrong count,
+            # not a roll) is checked in full. A roll's only condition is its number of dice.
+            info = self._rolled
+            if info is None or info.outcome is not x:
+                info = rolled(x)
+            count = self.dice_left[self.player] if phase == ROLL_DICE else self.reroll_count
+            if info is None or len(info.dice) != count:
+                info = roll_info(_OUTCOME_PARTS[self._check_outcome(x)][1])
+            self._apply_roll(info)
+        elif phase < DECIDE:
+            drawn = self._drawn
+            if drawn is not None and x is drawn:
+                # Drawn by sample_chance from this very position (anything applied since
+                # would have cleared it): possible by construction.
+                self._drawn = None
+                self._apply_outcome(drawn, self._drawn_card)
+            else:
+                outcome = self._check_outcome(x)
+                self._drawn = None
+                self._apply_outcome(outcome, _OUTCOME_PARTS[outcome][2])
         else:
             legal = self.legal_actions()
             # The caller almost always passes one of the shared Action objects of the list.
             # list.index compares by identity first (a pointer comparison each, in C), and
             # by text only otherwise; legal actions are distinct texts, so the first match
             # is the action. One C call: the pure build no longer loops in Python.
-            try:
-                action = legal[legal.index(x)]  # type: ignore[arg-type]
-            except ValueError:
-                raise IllegalActionError(self.explain(x)) from None
-            self._apply_action(action)
+            index = _index_of(legal, x)
+            if index < 0:
+                raise IllegalActionError(self.explain(x))
+            self._apply_action(legal[index])
         self._legal = None
 
     def explain(self, x: str) -> str:
@@ -597,45 +648,47 @@ class State(Board):
             self.private[len(self.history)] = seat
         self.history.append(token)
 
-    def _apply_outcome(self, outcome: Outcome) -> None:
-        phase = self.phase
-        if phase == ROLL_DICE:
-            self.history.append(outcome)
-            self.roll = _OUTCOME_PARTS[outcome][1]
-            self.phase = DECIDE
-        elif phase == REROLL_DICE:
-            self.history.append(outcome)
-            self.roll = tuple(sorted(self.kept_dice + _OUTCOME_PARTS[outcome][1]))
+    def _apply_roll(self, info: Roll) -> None:
+        """Apply the (checked) roll or re-roll whose record is ``info``."""
+        self.history.append(info.outcome)
+        if self.phase == REROLL_DICE:
+            info = roll_info(tuple(sorted(self.kept_dice + info.dice)))
             self.kept_dice = ()
-            self.phase = DECIDE
-        elif phase == REVEAL_PROVINCE:
+        self.roll = info.dice
+        self._rolled = info
+        self.phase = DECIDE
+
+    def _apply_outcome(self, outcome: Outcome, card: str) -> None:
+        """Apply the checked card or tile ``outcome``; ``card`` is its card (its parts'
+        third, not ``outcome.card``: ``Outcome`` is a plain class, slow to read)."""
+        phase = self.phase
+        if phase == REVEAL_PROVINCE:
             self._record(outcome)
-            self.province_pool.remove(outcome.card)
-            self.revealed_provinces.append(outcome.card)
+            self.province_pool.remove(card)
+            self.revealed_provinces.append(card)
             if len(self.revealed_provinces) == self.players:
                 self.phase = REVEAL_PATRICIAN
         elif phase == REVEAL_PATRICIAN:
             self._record(outcome)
-            self.patrician_pool.remove(outcome.card)
-            self.revealed_patricians.append(outcome.card)
+            self.patrician_pool.remove(card)
+            self.revealed_patricians.append(card)
             if len(self.revealed_patricians) == forum.columns(self.players):
                 self.player = self.start
                 self.phase = ROLL_DICE
         elif phase == DRAW_FORTUNA:
             seat = self.player
             self._record(outcome, seat)
-            self.fortuna_drawn[seat].append(self._take_fortuna(int(outcome.card)))
+            self.fortuna_drawn[seat].append(self._take_fortuna(int(card)))
             self.fortuna_pending -= 1
             if self.fortuna_pending == 0 or not self._fortuna_available():
                 self.fortuna_pending = 0
                 self._end_turn()
         elif phase == TEMPLE_BONUS:
             self._record(outcome)
-            self.fortuna_kept[self.player].append(self._take_fortuna(int(outcome.card)))
+            self.fortuna_kept[self.player].append(self._take_fortuna(int(card)))
             self._start_senate()
         elif phase == DRAW_SENATE:
             self._record(outcome, self.senate_takers[0])
-            card = outcome.card
             if self.senate_pool:
                 self.senate_pool.remove(card)
             else:
@@ -690,7 +743,7 @@ class State(Board):
             self._end_turn()
         elif phase == CHOOSE_SENATE_CARD:
             self._record(action, seat)
-            card = action.card
+            card = _ACTION_PARTS[action][2]  # not action.card: Action is a plain class
             self.senate_hand.remove(card)
             self.senate_cards[seat].append(card)
             self._clear_straight(seat, self.dice_left)
@@ -703,16 +756,18 @@ class State(Board):
             self._start_castrum()
         elif phase == CHOOSE_PROVINCE_CARD:
             self._record(action)
-            self.revealed_provinces.remove(action.card)
-            self.provinces[seat].append(action.card)
+            card = _ACTION_PARTS[action][2]
+            self.revealed_provinces.remove(card)
+            self.provinces[seat].append(card)
             owner, value, count = self.castrum_queue.pop(0)
             del self.castrum[(owner, value)]
             self.dice_left[owner] += count
             self._next_castrum()
         elif phase == CHOOSE_PATRICIAN_TILE:
             self._record(action)
-            self.revealed_patricians.remove(action.card)
-            self.patricians[seat].append(action.card)
+            card = _ACTION_PARTS[action][2]
+            self.revealed_patricians.remove(card)
+            self.patricians[seat].append(card)
             self.forum.pop(0)
             self.dice_left[seat] += 1
             self._next_forum()
@@ -929,12 +984,18 @@ class State(Board):
     def _final_keys(self) -> list[tuple[int, int]]:
         """(score, tie-break) per seat: the numbers only, cheaper than full arrangements."""
         if self._keys is None:
-            from alea.iacta.scoring import best_score
+            from alea.iacta.scoring import final_score
 
-            self._keys = []
-            for seat in range(self.players):
-                found = best_score(self.holdings(seat))
-                self._keys.append((found.score, found.tiebreak))
+            self._keys = [
+                final_score(
+                    self.provinces[seat],
+                    self.patricians[seat],
+                    self.senate_cards[seat],
+                    self.fortuna_kept[seat],
+                    self.tokens[seat],
+                )
+                for seat in range(self.players)
+            ]
         return self._keys
 
     def returns(self) -> list[float]:
@@ -1039,9 +1100,32 @@ class State(Board):
         return PLAYER_COLOURS[: self.players]
 
 
-def _distinct(cards: list[str]) -> list[str]:
-    """Cards without repeats, in first-seen order (XIII can appear twice in a hand)."""
-    return list(dict.fromkeys(cards))
+def _index_of(legal: list[Action], x: object) -> int:
+    """Where ``x`` is in ``legal``, or -1.
+
+    The caller almost always passes one of the shared ``Action`` objects of the list, so
+    the list is searched by identity first: ``list.index`` compares the text of every
+    entry before the match (``Action`` is a ``str``). Legal actions are distinct texts,
+    so a plain string naming one is found by text after that.
+    """
+    for i, action in enumerate(legal):
+        if action is x:
+            return i
+    try:
+        return legal.index(x)  # type: ignore[arg-type]
+    except ValueError:
+        return -1
+
+
+def _card_choices(kind: str, cards: list[str]) -> list[Action]:
+    """The card actions of ``kind`` for ``cards``, without repeats, in first-seen order
+    (XIII can appear twice in a hand)."""
+    found: list[Action] = []
+    for card in cards:
+        action = card_action(kind, card)
+        if action not in found:
+            found.append(action)
+    return found
 
 
 def _uniform(kind: str, pool: list[str]) -> list[tuple[Outcome, float]]:

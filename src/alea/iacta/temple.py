@@ -24,33 +24,27 @@ def leading(groups: list[tuple[int, ...]]) -> tuple[int, int]:
     return size, sum(best)
 
 
-def _actions(info: Roll, count: int, min_sum: int) -> tuple[Action, ...]:
-    """Placements of ``count`` dice of the roll adding up to ``min_sum`` or more (memoised)."""
-    roll = info.dice
-    if count > len(roll):
-        return ()
-    # Pip sums run from ``count`` to 6 * ``count``: clamping keeps the memo small
-    # (comparisons, not min() and max(): two builtin calls cost more in the pure build).
-    if min_sum < count:
-        min_sum = count
-    elif min_sum > 6 * count + 1:
-        min_sum = 6 * count + 1
-    memo = info.temple_memo
-    key = count << 6 | min_sum
-    found = memo.get(key)
+def _sized(info: Roll, count: int) -> tuple[Action, ...]:
+    """``info.temple_actions[count]`` (and ``temple_totals``), made on first use."""
+    found = info.temple_actions[count]
     if found is None:
-        sized = info.temple_sized.get(count)
-        if sized is None:
-            by_size = submultisets_by_size(roll, count)
-            sized = (
-                tuple(dice_action(TEMPLE, dice) for dice, _ in by_size),
-                tuple(total for _, total in by_size),
-            )
-            info.temple_sized[count] = sized
-        actions, totals = sized
-        found = tuple(actions[i] for i in range(len(actions)) if totals[i] >= min_sum)
-        memo[key] = found
+        by_size = submultisets_by_size(info.dice, count)
+        found = tuple(dice_action(TEMPLE, dice) for dice, _ in by_size)
+        info.temple_totals[count] = tuple(total for _, total in by_size)
+        info.temple_actions[count] = found
     return found
+
+
+def _actions(info: Roll, count: int, min_sum: int) -> list[Action]:
+    """Placements of ``count`` dice of the roll adding up to ``min_sum`` or more (a new list)."""
+    if count > len(info.dice):
+        return []
+    actions = info.temple_actions[count]
+    if actions is None:
+        actions = _sized(info, count)
+    totals = info.temple_totals[count]  # made with ``actions``: the same length
+    # A plain zip (no ``strict=``): mypyc compiles only that form to a native loop.
+    return [a for a, total in zip(actions, totals) if total >= min_sum]  # noqa: B905
 
 
 def requirement(state: Board, seat: int) -> tuple[int, int]:
@@ -60,13 +54,14 @@ def requirement(state: Board, seat: int) -> tuple[int, int]:
     return size + 1 - len(own), total - sum(own) + 1
 
 
-def options(state: Board, seat: int, roll: tuple[int, ...]) -> tuple[Action, ...]:
+def options(state: Board, seat: int, roll: tuple[int, ...]) -> list[Action]:
     """Every legal Temple placement for ``seat`` with ``roll``."""
     return options_for(state, seat, roll_info(roll))
 
 
-def options_for(state: Board, seat: int, info: Roll) -> tuple[Action, ...]:
-    """:func:`options` for the roll ``info`` describes (the engine looks it up once)."""
+def options_for(state: Board, seat: int, info: Roll) -> list[Action]:
+    """:func:`options` for the roll ``info`` describes (the engine looks it up once), as a
+    new list: the engine's legal list starts from it."""
     count, min_sum = requirement(state, seat)
     return _actions(info, count, min_sum)
 
