@@ -50,7 +50,7 @@ import websockets
 
 from private_services import PrivatePostgres, PrivateRedis, fixed_port
 from server_load import GameLog, Player, Stats, create_games, verify
-from serving import add_load_options, start_alea_server, start_nginx
+from serving import add_load_options, finish_clients, start_alea_server, start_nginx
 
 #: A game whose version did not move for longer than this, while played, stalled.
 STALL_LIMIT = 5.0
@@ -330,13 +330,7 @@ async def drive(
     ended = time.perf_counter()
     campaign.measuring = False
     stop.set()
-    done, pending = await asyncio.wait(tasks, timeout=15)
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    for task in done:
-        if task.exception() is not None:
-            stats.errors.append(f"client: {task.exception()!r}")
+    await finish_clients(tasks, stats.errors, timeout=15)
     return stats, logs, campaign, ended
 
 

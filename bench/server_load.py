@@ -47,7 +47,7 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from private_db import private_database
-from serving import add_load_options, start_alea_server, start_nginx, stop_all
+from serving import add_load_options, finish_clients, start_alea_server, start_nginx, stop_all
 
 #: Server CPU per acknowledged action the issue asks for (single process, PostgreSQL).
 CPU_TARGET_MS = 0.5
@@ -362,13 +362,7 @@ async def play(
     measured = stats.sent - sent0
     stop.set()
     # Let actions in flight be answered (bounded), then close everything.
-    done, pending = await asyncio.wait(tasks, timeout=10)
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    for task in done:
-        if task.exception() is not None:
-            stats.errors.append(f"client: {task.exception()!r}")
+    await finish_clients(tasks, stats.errors, timeout=10)
     return Played(stats, logs, measured)
 
 

@@ -9,6 +9,7 @@ returns once ``/api/health`` answers.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 import signal
 import subprocess
@@ -149,6 +150,20 @@ def add_load_options(
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
     parser.add_argument("--think", type=float, default=think, help=think_help)
     parser.add_argument("--seed", type=int, default=1)
+
+
+async def finish_clients(
+    tasks: Sequence[asyncio.Task[Any]], errors: list[str], timeout: float
+) -> None:
+    """Let the scripted clients' actions in flight be answered (at most ``timeout`` seconds),
+    cancel the rest, and record in ``errors`` every client that ended with an exception."""
+    done, pending = await asyncio.wait(tasks, timeout=timeout)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in done:
+        if task.exception() is not None:
+            errors.append(f"client: {task.exception()!r}")
 
 
 def _drain(proc: subprocess.Popen[str], lines: list[str] | None) -> None:

@@ -89,31 +89,31 @@ class Connection:
         """Replies waiting to be delivered (the outbox and the acknowledgements)."""
         return len(self._outbox) + len(self._acks)
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a small reply (error, pong, welcome)."""
+    def _may_queue(self) -> bool:
+        """Whether one more message may be queued; a connection whose queue is full (it
+        does not read its messages) is closed instead."""
         if self._closed:
-            return
+            return False
         if self.queued() >= MAX_OUTBOX + OUTBOX_SLACK:
             log.warning("dropping a connection that does not read its messages")
             self._closed = True
             self._wake.set()
-            return
-        self._outbox.append(wire.dumps(message))
-        self._wake.set()
+            return False
+        return True
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a small reply (error, pong, welcome)."""
+        if self._may_queue():
+            self._outbox.append(wire.dumps(message))
+            self._wake.set()
 
     def acknowledge(self, ack: dict[str, Any]) -> None:
         """Acknowledge this connection's committed action or undo in its next ``update``
         (its ``acks`` list), sent at once; see the module's docstring. Called by the commit
         path before it wakes the game's connections."""
-        if self._closed:
-            return
-        if self.queued() >= MAX_OUTBOX + OUTBOX_SLACK:
-            log.warning("dropping a connection that does not read its messages")
-            self._closed = True
+        if self._may_queue():
+            self._acks.append(wire.dumps(ack))
             self._wake.set()
-            return
-        self._acks.append(wire.dumps(ack))
-        self._wake.set()
 
     def error(self, err: ServerError, message_id: Any = None) -> None:
         params = dict(err.params)
