@@ -107,10 +107,13 @@ class Connection:
             self._outbox.append(wire.dumps(message))
             self._wake.set()
 
-    def acknowledge(self, ack: dict[str, Any]) -> None:
+    def acknowledge(self, ack: dict[str, Any], message_id: Any = None) -> None:
         """Acknowledge this connection's committed action or undo in its next ``update``
-        (its ``acks`` list), sent at once; see the module's docstring. Called by the commit
-        path before it wakes the game's connections."""
+        (its ``acks`` list, ``id`` the client's message id if it gave one), sent at once;
+        see the module's docstring. Called by the commit path before it wakes the game's
+        connections."""
+        if message_id is not None:
+            ack["id"] = message_id
         if self._may_queue():
             self._acks.append(wire.dumps(ack))
             self._wake.set()
@@ -277,9 +280,7 @@ async def _action(conn: Connection, msg: dict[str, Any]) -> None:
             "index": index,
             "version": version,
         }
-        if message_id is not None:
-            reply["id"] = message_id
-        conn.acknowledge(reply)
+        conn.acknowledge(reply, message_id)
 
     await conn.server.core.act(
         conn.game, seat, msg.get("action"), msg.get("version"), on_commit=acknowledge
@@ -292,10 +293,7 @@ async def _undo(conn: Connection, msg: dict[str, Any]) -> None:
     message_id = _message_id(msg)
 
     def acknowledge(index: int, version: int) -> None:
-        reply: dict[str, Any] = {"undo": True, "version": version}
-        if message_id is not None:
-            reply["id"] = message_id
-        conn.acknowledge(reply)
+        conn.acknowledge({"undo": True, "version": version}, message_id)
 
     await conn.server.core.undo(conn.game, seat, msg.get("version"), on_commit=acknowledge)
 
