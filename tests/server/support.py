@@ -35,6 +35,7 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, text
 
 from alea.server import Settings, create_app
+from alea.server.fastsocket import socket_options
 from alea.server.tables import migrate
 
 PG_ENV = "ALEA_TEST_DATABASE_URL"
@@ -169,7 +170,9 @@ class LiveServer:
         self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=settings.max_frame)
+        # The WebSocket settings of ``alea serve``: the same protocol and send path.
+        options = socket_options(settings.max_frame)
+        config = uvicorn.Config(self.app, log_level="warning", **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True

@@ -71,8 +71,9 @@ def register(app: typer.Typer) -> None:
         ),
         access_log: bool = typer.Option(False, help="Log every HTTP request."),
         ws: str = typer.Option(
-            "websockets-sansio",
-            help="uvicorn WebSocket implementation: websockets-sansio, websockets or wsproto.",
+            "alea",
+            help="WebSocket implementation: alea (uvicorn's websockets-sansio with a "
+            "synchronous send for game updates), websockets-sansio, websockets or wsproto.",
         ),
         log_level: str = typer.Option("info", help="Log level: debug, info, warning, error."),
         cookie_secret: str | None = typer.Option(
@@ -139,6 +140,7 @@ def register(app: typer.Typer) -> None:
         from alea.server import Settings, create_app
         from alea.server.cluster import ClusterRefused, check_database
         from alea.server.config import default_database_url
+        from alea.server.fastsocket import socket_options
 
         directory = Path(data_dir)
         directory.mkdir(parents=True, exist_ok=True)
@@ -216,11 +218,7 @@ def register(app: typer.Typer) -> None:
             create_app(settings),
             log_level=log_level.lower(),
             access_log=access_log,
-            ws_max_size=settings.max_frame,
-            ws=ws,
-            ws_per_message_deflate=False,
-            ws_ping_interval=20.0,
-            ws_ping_timeout=20.0,
+            **socket_options(settings.max_frame, ws),
             timeout_graceful_shutdown=5,
         )
         uvicorn.Server(config).run(sockets=[sock])

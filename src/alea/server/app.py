@@ -49,6 +49,7 @@ from alea.server.routes import (
 )
 from alea.server.schemas import Health
 from alea.server.service import GameServer
+from alea.server.socketroute import GameSockets
 from alea.server.storage import Store
 
 log = logging.getLogger("alea.server")
@@ -126,6 +127,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # Outermost: a body over the limit is refused before anything reads it in full.
     app.add_middleware(BodyLimit, max_body=settings.max_body)
+    # The game's WebSocket skips the router and the middlewares (alea.server.socketroute).
+    app.add_middleware(GameSockets, server=server)
     app.state.server = server
     app.state.settings = settings
     app.state.accounts = accounts

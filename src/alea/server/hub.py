@@ -36,6 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from alea.server import i18n, wire
 from alea.server.account_service import Accounts
 from alea.server.errors import ServerError
+from alea.server.fastsocket import SEND_NOW, SendNow
 from alea.server.games import REFEREE
 from alea.server.outage import DatabaseOutage
 from alea.server.room import Game, role_name
@@ -78,12 +79,75 @@ class Connection:
         #: Set whenever the outbox has room again (the reader waits on it when full).
         self._drained = asyncio.Event()
         self._closed = False
+        #: The protocol's synchronous send, if the server runs one (alea.server.fastsocket);
+        #: with it, :meth:`_flush` delivers at the end of the loop's turn, without the task.
+        extensions = websocket.scope.get("extensions") or {}
+        self._send_now: SendNow | None = extensions.get(SEND_NOW)
+        self._loop = asyncio.get_running_loop()
+        #: A :meth:`_flush` is scheduled; the sender task is inside a send (it goes first).
+        self._flush_due = False
+        self._busy = False
 
     def mark_dirty(self) -> None:
-        """The game changed: send a fresh update when the sender next runs."""
+        """The game changed: send a fresh update once the code that changed it is done."""
         if self.joined and not self._closed:
             self._dirty = True
+            self._poke()
+
+    def _poke(self) -> None:
+        """Have what is queued delivered once the current turn of the event loop is done
+        (by :meth:`_flush`, else by the sender task): an update is built from the game
+        as that code left it, never half-way through a change."""
+        if self._send_now is None:
             self._wake.set()
+        elif not self._flush_due:
+            self._flush_due = True
+            self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Deliver the outbox and the update at once through the protocol's synchronous
+        send; whatever it refuses (the client does not read, the socket is closing) is
+        left to the sender task, which awaits the socket. See alea.server.fastsocket."""
+        self._flush_due = False
+        send_now = self._send_now
+        if self._closed or send_now is None:
+            return
+        if self._busy:  # the task is awaiting a send: it looks again afterwards
+            self._wake.set()
+            return
+        try:
+            while self._outbox:
+                if not send_now(self._outbox[0]):
+                    self._wake.set()
+                    return
+                self._outbox.popleft()
+            if self._dirty or self._acks:
+                text = self._update()
+                if not send_now(text):
+                    self._wake.set()
+                    return
+                self._delivered()
+            if self.queued() < MAX_OUTBOX:
+                self._drained.set()
+        except Exception:  # a broken socket must never take the server down
+            log.exception("send failed")
+            self._closed = True
+            self._wake.set()
+
+    def _update(self) -> str:
+        """The ``update`` this connection is due: the game now, the log entries it lacks,
+        and its pending acknowledgements (:meth:`_delivered` marks them sent)."""
+        game = self.game
+        if self.sent > game.version or self.epoch != game.log_epoch:
+            self.sent = 0  # events were taken back (undo, reload): start over
+            self.epoch = game.log_epoch
+        return update_message(game, self.seat, self.sent, self.server.clock, self._acks)
+
+    def _delivered(self) -> None:
+        """The update :meth:`_update` built is on its way: nothing is due any more."""
+        self._dirty = False
+        self._acks = []
+        self.sent = self.game.version
 
     def queued(self) -> int:
         """Replies waiting to be delivered (the outbox and the acknowledgements)."""
@@ -105,7 +169,7 @@ class Connection:
         """Queue a small reply (error, pong, welcome)."""
         if self._may_queue():
             self._outbox.append(wire.dumps(message))
-            self._wake.set()
+            self._poke()
 
     def acknowledge(self, ack: dict[str, Any], message_id: Any = None) -> None:
         """Acknowledge this connection's committed action or undo in its next ``update``
@@ -116,7 +180,7 @@ class Connection:
             ack["id"] = message_id
         if self._may_queue():
             self._acks.append(wire.dumps(ack))
-            self._wake.set()
+            self._poke()
 
     def error(self, err: ServerError, message_id: Any = None) -> None:
         params = dict(err.params)
@@ -139,22 +203,19 @@ class Connection:
             while not self._closed:
                 await self._wake.wait()
                 self._wake.clear()
+                self._busy = True
                 while self._outbox and not self._closed:
                     await websocket.send_text(self._outbox.popleft())
                     if self.queued() < MAX_OUTBOX:
                         self._drained.set()
                 if (self._dirty or self._acks) and not self._closed:
-                    self._dirty = False
-                    acks, self._acks = self._acks, []
-                    game = self.game
-                    if self.sent > game.version or self.epoch != game.log_epoch:
-                        self.sent = 0  # events were taken back (undo, reload): start over
-                        self.epoch = game.log_epoch
-                    text = update_message(game, self.seat, self.sent, self.server.clock, acks)
-                    self.sent = game.version
-                    if acks:
+                    acked = bool(self._acks)
+                    text = self._update()
+                    self._delivered()
+                    if acked:
                         self._drained.set()
                     await websocket.send_text(text)
+                self._busy = False
         except (WebSocketDisconnect, RuntimeError, OSError):
             self._closed = True
         except Exception:  # a broken socket must never take the server down

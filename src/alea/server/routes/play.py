@@ -1,17 +1,18 @@
-"""Play: what a seat sees, its moves, the referee's typed exchange, and the WebSocket."""
+"""Play: what a seat sees, its moves, the referee's typed exchange.
+
+The game's WebSocket is routed by :mod:`alea.server.socketroute`, ahead of these routes.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Header, Query, Request, WebSocket
+from fastapi import APIRouter, Header, Query, Request
 
 from alea.server import i18n, reasons
-from alea.server.hub import serve_socket
 from alea.server.routes.accounts import cookie_seat
 from alea.server.routes.common import ERRORS, Server, acting_seat, bearer
 from alea.server.schemas import ActedOut, ActionIn, SayIn, StateOut, UndoIn, UndoneOut
-from alea.server.service import GameServer
 from alea.server.snapshot import state
 
 router = APIRouter(tags=["play"])
@@ -123,10 +124,3 @@ async def say(
     seat = acting_seat(game, authorization)
     await server.referee.say(game, seat, body.text)
     return state(game, seat, server.clock)
-
-
-@router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: str) -> None:
-    """Real-time play: the protocol of docs/server.md, one connection per socket."""
-    server: GameServer = websocket.app.state.server
-    await serve_socket(websocket, server, game_id)
