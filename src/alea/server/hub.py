@@ -10,6 +10,14 @@ messages, and can never make the server buffer an unbounded backlog or slow
 down the other players. Small replies (errors, pongs) go through a short
 outbox.
 
+Who delivers: with the protocol of :mod:`alea.server.fastsocket` (what ``alea
+serve`` runs), a change schedules :meth:`Connection._flush` once for the end of
+the event loop's current turn, which writes the outbox and the update at once;
+the sender task only takes over while the socket is paused (the client does not
+read) or closing. Without it (another WebSocket implementation) the sender task
+delivers everything. Either way the update is built after the code that changed
+the game has finished, never half-way through a change.
+
 Why the acknowledgement of a move rides in the mover's own ``update`` (its
 ``acks`` list) rather than in a frame of its own: every accepted move already
 sends the mover an update, and each WebSocket frame costs the event loop about
