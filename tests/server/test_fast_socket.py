@@ -18,14 +18,12 @@ import websockets
 from alea.server import Settings
 from alea.server.fastsocket import FastSocketProtocol
 from alea.server.socketroute import game_id_of
-from tests.server.support import Database, LiveServer, connect, human_game, play_turn, quick_bots
+from tests.server.support import Database, LiveServer, connect, human_game, play_turn
 
 
 def settings_for(db: Database) -> Settings:
     return Settings(
         database_url=db.url,
-        bot_delay=0.0,
-        bot_factory=quick_bots,
         sqlite_synchronous="NORMAL",
         chance_rng=lambda: random.Random(11),
     )
