@@ -499,6 +499,13 @@ def main() -> None:
         "--via-nginx", action="store_true", help="put Debian's nginx in front of the processes"
     )
     parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="with --via-nginx: spread each game's sockets over the processes round robin "
+        "(every move then also fans out to another process), instead of docs/deploy.md's "
+        "one process per game",
+    )
+    parser.add_argument(
         "--client-processes",
         type=int,
         default=1,
@@ -544,8 +551,11 @@ def main() -> None:
                     )
                 base = procs[0][1]
                 if args.via_nginx:
-                    lb, base = start_nginx(tmp, [b for _, b in procs])
-                    print(f"nginx at {base} in front of {len(procs)} process(es)")
+                    lb, base = start_nginx(tmp, [b for _, b in procs], affinity=not args.spread)
+                    print(
+                        f"nginx at {base} in front of {len(procs)} process(es), a game's "
+                        + ("sockets spread round robin" if args.spread else "sockets to one")
+                    )
                 pids = tuple(p.pid for p, _ in procs)
                 stats, logs, rate = asyncio.run(drive(args, base, pids))
             finally:

@@ -76,12 +76,13 @@ def start_alea_server(
 
 
 def start_nginx(
-    tmp: str, upstreams: list[str], options: str = UPSTREAM_OPTIONS
+    tmp: str, upstreams: list[str], options: str = UPSTREAM_OPTIONS, affinity: bool = True
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Debian's nginx in the foreground in front of ``upstreams`` (the configuration of
     docs/deploy.md, :mod:`alea.deploy`), its pid, config and logs in ``tmp``: its process
     and base URL. ``options``: the parameters of each ``server`` line (docs/deploy.md's by
-    default: no failure accounting, which long-lived WebSockets defeat).
+    default: no failure accounting, which long-lived WebSockets defeat). ``affinity``: a
+    game's sockets to one process (docs/deploy.md's); False spreads them round robin.
     """
     import os
     import shutil
@@ -96,7 +97,14 @@ def start_nginx(
         port = sock.getsockname()[1]
     conf = Path(tmp) / "nginx.conf"
     conf.write_text(
-        nginx_conf(upstreams, port=port, prefix=tmp, as_root=os.geteuid() == 0, options=options)
+        nginx_conf(
+            upstreams,
+            port=port,
+            prefix=tmp,
+            as_root=os.geteuid() == 0,
+            options=options,
+            affinity=affinity,
+        )
     )
     proc = subprocess.Popen(
         [binary, "-p", tmp, "-c", str(conf), "-e", f"{tmp}/error.log"],

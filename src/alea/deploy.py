@@ -44,12 +44,55 @@ def nginx_site(
     backlog: int = LISTEN_BACKLOG,
     indent: str = "",
     options: str = UPSTREAM_OPTIONS,
+    affinity: bool = True,
 ) -> str:
     """The ``map``, ``upstream`` and ``server`` blocks for ``upstreams`` (``host:port``),
     each ``server`` line with ``options`` (:data:`UPSTREAM_OPTIONS` unless a benchmark
-    measures another choice)."""
+    measures another choice).
+
+    ``affinity``: a game's sockets go to one process, chosen by a consistent hash of
+    the socket's path (which names the game), so that a move is applied, viewed and
+    sent by one process, not also by each process that holds one of the game's seats
+    (each applies every announced move again and builds its own seats' updates). Any
+    process still serves any socket: when the chosen one is down, nginx takes the next
+    (``proxy_next_upstream``), and adding or removing a process moves only its share of
+    the games. Without it, sockets are spread round robin like everything else (the
+    benchmarks measure the fan-out that way).
+    """
     servers = "    # No failure accounting (max_fails=0): a WebSocket lasts minutes.\n" + "".join(
         f"    server {u.removeprefix('http://')} {options};\n" for u in upstreams
+    )
+    proxied = (
+        "        proxy_http_version 1.1;\n"
+        "        proxy_set_header Upgrade $http_upgrade;\n"
+        "        proxy_set_header Connection $connection_upgrade;\n"
+        "        proxy_set_header Host $host;\n"
+        "        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n"
+        "        proxy_set_header X-Forwarded-Proto $scheme;\n"
+        "        proxy_read_timeout 3600s;\n"
+        "        proxy_connect_timeout 2s;\n"
+        "        proxy_next_upstream error timeout http_502 http_503;\n"
+    )
+    games = (
+        (
+            "\n"
+            "# A game's sockets to one process (any can serve it; see docs/deploy.md).\n"
+            "upstream alea_games {\n"
+            "    hash $uri consistent;\n"
+            f"{servers}"
+            "}\n"
+        )
+        if affinity
+        else ""
+    )
+    sockets = (
+        (
+            "\n    location /ws/games/ {\n        proxy_pass http://alea_games;\n"
+            + proxied
+            + "    }\n"
+        )
+        if affinity
+        else ""
     )
     name = f"    server_name {server_name};\n" if server_name else ""
     tls = "    # ssl_certificate ...; ssl_certificate_key ...;\n" if "ssl" in listen.split() else ""
@@ -62,6 +105,7 @@ def nginx_site(
         "upstream alea {\n"
         f"{servers}"
         "}\n"
+        f"{games}"
         "\n"
         "server {\n"
         f"    listen {listen} backlog={backlog};\n"
@@ -69,16 +113,9 @@ def nginx_site(
         "\n"
         "    location / {\n"
         "        proxy_pass http://alea;\n"
-        "        proxy_http_version 1.1;\n"
-        "        proxy_set_header Upgrade $http_upgrade;\n"
-        "        proxy_set_header Connection $connection_upgrade;\n"
-        "        proxy_set_header Host $host;\n"
-        "        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n"
-        "        proxy_set_header X-Forwarded-Proto $scheme;\n"
-        "        proxy_read_timeout 3600s;\n"
-        "        proxy_connect_timeout 2s;\n"
-        "        proxy_next_upstream error timeout http_502 http_503;\n"
+        f"{proxied}"
         "    }\n"
+        f"{sockets}"
         "}\n"
     )
     return "".join(indent + line if line.strip() else line for line in text.splitlines(True))
@@ -105,6 +142,7 @@ def nginx_conf(
     worker_connections: int = WORKER_CONNECTIONS,
     as_root: bool = False,
     options: str = UPSTREAM_OPTIONS,
+    affinity: bool = True,
 ) -> str:
     """A whole ``nginx.conf`` for nginx in the foreground on ``127.0.0.1:port``, its pid,
     logs and temporary files under ``prefix`` (the tests' and benchmarks' nginx).
@@ -114,7 +152,12 @@ def nginx_conf(
     """
     head = nginx_main(worker_processes=worker_processes, worker_connections=worker_connections)
     site = nginx_site(
-        upstreams, listen=f"127.0.0.1:{port}", server_name=None, indent="    ", options=options
+        upstreams,
+        listen=f"127.0.0.1:{port}",
+        server_name=None,
+        indent="    ",
+        options=options,
+        affinity=affinity,
     )
     return (
         "daemon off;\n" + ("user root;\n" if as_root else "") + f"pid {prefix}/nginx.pid;\n"
