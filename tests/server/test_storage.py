@@ -178,7 +178,7 @@ def test_moves_go_to_the_writer_thread_when_the_loops_connection_fails(db: Datab
         conn = loop_writer._conn
         assert conn is not None
         # The server ends the loop's session, as a restart of PostgreSQL would.
-        pid = conn.info.backend_pid
+        pid = conn.get_server_pid()
         with store.engine.connect() as admin:
             admin.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
             admin.commit()

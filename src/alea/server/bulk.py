@@ -125,10 +125,18 @@ def committed_params(updates: Sequence[Update], rows: Sequence[Row]) -> tuple[An
     return (_json(updates), _json(rows), len(updates), len(updates))
 
 
+#: PostgreSQL's SQLSTATE for ``division_by_zero``.
+DIVISION_BY_ZERO = "22012"
+
+
 def refused(err: Exception) -> VersionConflict | None:
     """The version conflict that ``err``, raised by :data:`PG_APPEND_COMMITTED`, stands
-    for (its guard divided by zero), or None for any other failure."""
-    if isinstance(err, psycopg.errors.DivisionByZero):
+    for (its guard divided by zero), or None for any other failure.
+
+    Read from the error's SQLSTATE, which psycopg's errors (the writer thread's) and
+    asyncpg's (the event loop's, :mod:`alea.server.loopwriter`) both carry as ``sqlstate``.
+    """
+    if getattr(err, "sqlstate", None) == DIVISION_BY_ZERO:
         return VersionConflict("a game in the batch was not at its expected version")
     return None
 

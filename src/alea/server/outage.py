@@ -45,9 +45,11 @@ log = logging.getLogger("alea.server")
 def is_outage(exc: BaseException) -> bool:
     """Whether ``exc`` says the database could not be reached (not that it refused).
 
-    The driver's own errors count as SQLAlchemy's wrappers of them do: the moves'
-    one-statement commit (:mod:`alea.server.bulk`, :mod:`alea.server.loopwriter`) runs on
-    psycopg's cursor directly, so its lost connection arrives unwrapped.
+    The driver's own errors count as SQLAlchemy's wrappers of them do: the writer
+    thread's one-statement commit of moves (:mod:`alea.server.bulk`) runs on psycopg's
+    cursor directly, so its lost connection arrives unwrapped. (The event loop's, on
+    asyncpg, reports no failure to anyone: :mod:`alea.server.loopwriter` hands the
+    batch to the thread instead.)
     """
     if isinstance(exc, (OperationalError, InterfaceError)):
         return True
