@@ -299,3 +299,27 @@ def test_what_a_caller_may_change_is_its_own(players: int) -> None:
         if state.is_terminal():
             assert expected[None]["result"] is not None  # the result's dict was spoiled too
 
+
+def reference_log(state: iacta.State, seat: int | None, start: int) -> list[str]:
+    """The history from ``start`` with every event private to another seat as ``kind:?``."""
+    private = state.private
+    return [
+        f"{event.partition(':')[0]}:?" if private.get(index, seat) != seat else event
+        for index, event in enumerate(state.history)
+    ][start:]
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_log_from_any_entry(players: int) -> None:
+    """The log from any entry on (the server sends a few entries at a time, looked up one
+    by one; a long stretch walks the private events) hides what it did before."""
+    for step, state in walk(players, 2):
+        if step % 17 and not state.is_terminal():
+            continue
+        length = len(state.history)
+        for start in {0, 1, length // 2, length - 3, length - 1, length, length + 2}:
+            if start < 0:
+                continue
+            for seat in observers(players):
+                assert state.log(seat, start) == reference_log(state, seat, start)
+    assert len(state.private) > 10

@@ -352,6 +352,15 @@ def log(state: State, seat: int | None, start: int = 0) -> list[str]:
     shown = state.history[start:]
     if not private:
         return shown
+    if start >= 0 and len(shown) < len(private):
+        # A few entries (the server sends each connection the events since its last
+        # update): look each one up rather than walk every private event of the game.
+        for offset in range(len(shown)):
+            owner = private.get(start + offset)
+            if owner is not None and owner != seat:
+                kind = shown[offset].partition(":")[0]
+                shown[offset] = f"{kind}:{HIDDEN}"
+        return shown
     for index, owner in private.items():
         if owner != seat and index >= start:
             kind = shown[index - start].partition(":")[0]
