@@ -40,7 +40,7 @@ from alea.iacta.castrum import ranking
 from alea.iacta.forum import columns
 from alea.iacta.state import CHOOSE_SENATE_CARD, DRAW_SENATE, GAME_OVER, REROLL_DICE, State
 
-__all__ = ["Knowledge", "knowledge", "reveal_all", "sees_senate_hand"]
+__all__ = ["Knowledge", "Secrets", "knowledge", "own_secrets", "reveal_all", "sees_senate_hand"]
 
 
 class Knowledge(NamedTuple):
@@ -147,6 +147,44 @@ def sees_senate_hand(state: State, seat: int | None) -> bool:
     return False
 
 
+class Secrets(NamedTuple):
+    """What one seat knows of a position beyond the public table (RULES.md §6).
+
+    The observer's own part of :class:`Knowledge`'s secret fields, read by
+    :func:`knowledge` and by the views (:func:`alea.iacta.views.view`, which
+    add it to the public table they share between seats), so that what a seat
+    sees of its own is decided here only.
+    """
+
+    #: Its Fortuna tiles drawn this round.
+    fortuna_drawn_values: tuple[int, ...]
+    #: Its Senate cards.
+    senate_cards: tuple[str, ...]
+    #: The Senate hand being passed, if it holds or has held it (None otherwise).
+    senate_hand: tuple[str, ...] | None
+    #: The cards under the Senate deck, bottom order: those it put there, the others None.
+    senate_bottom: tuple[str | None, ...]
+
+
+def own_secrets(state: State, seat: int) -> Secrets:
+    """The secrets of ``state`` that ``seat`` (a seat, not a spectator) may see, RULES.md §6.
+
+    Every other secret of the position is absent, so whatever is built from
+    this and a spectator's knowledge shows that seat no more than
+    :func:`knowledge` does.
+    """
+    hand = None
+    if state.senate_takers and sees_senate_hand(state, seat):
+        hand = tuple(state.senate_hand)
+    bottom: tuple[str | None, ...] = ()
+    if state.senate_bottom:
+        bottom = tuple(card if placer == seat else None for card, placer in state.senate_bottom)
+    return _new(
+        Secrets,
+        (tuple(state.fortuna_drawn[seat]), tuple(state.senate_cards[seat]), hand, bottom),
+    )
+
+
 def knowledge(state: State, seat: int | None) -> Knowledge:
     """What ``seat`` (``None``: a spectator) may know of ``state``, RULES.md §6."""
     n = state.players
@@ -160,15 +198,12 @@ def knowledge(state: State, seat: int | None) -> Knowledge:
     # Every kept Senate card is revealed at the end of the game.
     cards: list[tuple[str, ...] | None] = list(map(tuple, senate_cards)) if over else [None] * n
     drawn_values: list[tuple[int, ...] | None] = [None] * n
-    hand = None
+    hand: tuple[str, ...] | None = None
     bottom: tuple[str | None, ...] = ()
     if seat is not None:
-        cards[seat] = tuple(senate_cards[seat])
-        drawn_values[seat] = tuple(drawn[seat])
-        if state.senate_takers and sees_senate_hand(state, seat):
-            hand = tuple(state.senate_hand)
-    if state.senate_bottom:
-        bottom = tuple(card if placer == seat else None for card, placer in state.senate_bottom)
+        drawn_values[seat], cards[seat], hand, bottom = own_secrets(state, seat)
+    elif state.senate_bottom:
+        bottom = (None,) * len(state.senate_bottom)  # a spectator put no card there
     stack = state.fortuna_stack
     discards = state.fortuna_discards
     # Positional, in field order: this runs for every view and every bot decision.

@@ -130,8 +130,10 @@ class State(Board):
 
     Attributes are public for the building modules, views and records, but
     only the methods below are the API; change the state only with
-    :meth:`apply`. The placed dice (``players``, ``temple``, ``senate``,
-    ``castrum``, ``forum``) are the :class:`~alea.iacta.board.Board` part.
+    :meth:`apply` (the legal moves and the public part of the view are kept
+    per position and dropped by it). The placed dice (``players``,
+    ``temple``, ``senate``, ``castrum``, ``forum``) are the
+    :class:`~alea.iacta.board.Board` part.
     """
 
     __slots__ = (
@@ -139,6 +141,7 @@ class State(Board):
         "_drawn_card",
         "_keys",
         "_legal",
+        "_public_view",
         "_result",
         "_rolled",
         "castrum_queue",
@@ -228,11 +231,21 @@ class State(Board):
     #: object skips checking it. Only ``apply`` changes a state, and it clears this.
     _drawn: Outcome | None
     _drawn_card: str
+    #: The public part of this position's view, built by the first :meth:`view` asked of
+    #: it and shared by the views of every seat (:func:`alea.iacta.views.view`), or None.
+    #: Only :meth:`apply` changes a built state, and its first statement clears this; a
+    #: new state (:meth:`_new`, :meth:`clone`, the records) starts without one.
+    _public_view: dict[str, Any] | None
 
     # ------------------------------------------------------------------ set-up
 
     def __init__(self) -> None:
-        """An empty shell: :meth:`_new`, :meth:`clone` and the records fill every field."""
+        """An empty shell: :meth:`_new`, :meth:`clone` and the records fill every field.
+
+        Every way of making a state comes through here, so none starts with another
+        position's view.
+        """
+        self._public_view = None
 
     @classmethod
     def _new(cls, players: int) -> State:
@@ -507,6 +520,8 @@ class State(Board):
         Raises :class:`~alea.iacta.errors.IllegalActionError` (a
         ``ValueError``) and leaves the state unchanged if ``x`` is not legal.
         """
+        # Before anything is changed: no view built before this event outlives it.
+        self._public_view = None
         phase = self.phase
         if phase == GAME_OVER:
             raise IllegalActionError(f"{x}: the game is over")
@@ -1044,7 +1059,12 @@ class State(Board):
     # ------------------------------------------------------------- interfaces
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (RULES.md §6), JSON-ready; ``None`` is a spectator."""
+        """What ``seat`` may see (RULES.md §6), JSON-ready; ``None`` is a spectator.
+
+        The public part is written once per position and kept until :meth:`apply`
+        (every seat's view shares it); what a caller may change of the result is
+        said by :func:`alea.iacta.views.view`.
+        """
         from alea.iacta.views import view
 
         return view(self, seat)

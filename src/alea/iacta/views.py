@@ -9,6 +9,15 @@ bot, a spectator or a browser. What it shows is decided in one place,
 The replay of a finished game shows every hidden part, at any step of it:
 :func:`replay_view` builds that open table from the seats' own knowledge, and
 refuses a game that is still in play.
+
+A view is mostly public: of a position's views, the seats' differ from the
+spectator's only in the ``seat`` and in that seat's own secrets
+(:func:`alea.iacta.knowledge.own_secrets`). The game server sends every seat
+its view after every event, so :func:`view` writes the public part once per
+position, keeps it on the state (cleared by the state's ``apply``; see
+:func:`view` for why it cannot go stale) and builds each seat's view from it
+and the seat's secrets. :func:`reference_view` is the straightforward path it
+must always equal (the tests compare them at every step of random games).
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from alea.iacta.cards import PLAYER_COLOURS
-from alea.iacta.knowledge import Knowledge, knowledge, reveal_all
+from alea.iacta.knowledge import Knowledge, knowledge, own_secrets, reveal_all
 from alea.iacta.notation import FORTUNA, SENATE_DRAW
 from alea.iacta.records import copy_account
 from alea.iacta.state import CHANCE, PHASE_NAMES, TERMINAL, new_game
@@ -24,15 +33,117 @@ from alea.iacta.state import CHANCE, PHASE_NAMES, TERMINAL, new_game
 if TYPE_CHECKING:
     from alea.iacta.state import State
 
-__all__ = ["HIDDEN", "log", "parse_view", "redacted_kinds", "replay_view", "to_json", "view"]
+__all__ = [
+    "HIDDEN",
+    "log",
+    "parse_view",
+    "redacted_kinds",
+    "reference_view",
+    "replay_view",
+    "to_json",
+    "view",
+]
 
 HIDDEN = "?"
 _T = TypeVar("_T")
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
+    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator).
+
+    Always equal to :func:`reference_view`, and cheaper when several observers
+    ask for the view of one position (the server asks every seat's after every
+    event): the spectator's view of the position, which holds no secret, is
+    written once and kept on the state (``State._public_view``); each call
+    copies it and puts in the seat and that seat's own secrets
+    (:func:`~alea.iacta.knowledge.own_secrets`), read from the state at every
+    call, never kept.
+
+    Why a kept public part is never stale: it is a function of the position
+    alone, and only ``State.apply`` changes a position once it is built (the
+    class's contract, which the legal-move cache relies on too; the records
+    and :func:`~alea.iacta.determinize.determinize` build new states). The
+    first statement of ``apply`` clears it, before anything can change (so an
+    event that fails half-way clears it as well), and every new state, a
+    :meth:`~alea.iacta.state.State.clone` included, starts without one. The
+    secrets are never kept, so even a secret changed by hand is shown as it is.
+
+    What the caller may change: the view's own dicts (the view itself; its
+    ``turn``, ``buildings``, ``revealed``, ``removed``, ``decks`` with its
+    ``fortuna_discards``, and ``result``; each entry of ``players_info``) and
+    the lists directly in the view (``players_info``, ``senate_hand``,
+    ``senate_bottom``, ``senate_takers``, ``castrum_queue``, ``evaluations``)
+    are new at every call: set, replace or delete their keys, change those
+    lists, freely. Everything inside them (the lists of cards and dice, the
+    buildings' entries, each round's account, the arrangements) may be shared
+    with the other views of the same unchanged position: read it or replace
+    it, never change it in place. No caller in the project changes a view in
+    place (the server encodes it, the bots and environments read it);
+    :func:`reference_view` shares nothing, for one that would.
+    """
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"seat {seat} does not exist in a {state.players}-player game")
+    public = state._public_view
+    if public is None:
+        public = to_json(knowledge(state, None), state)
+        state._public_view = public
+    shown = _copy_public(public)
+    if seat is None:
+        nobody: list[None] = public["senate_bottom"]
+        shown["senate_bottom"] = nobody[:]
+        return shown
+    drawn, cards, hand, bottom = own_secrets(state, seat)
+    shown["seat"] = seat
+    players: list[dict[str, Any]] = shown["players_info"]
+    mine = players[seat]
+    mine["fortuna_drawn_values"] = list(drawn)
+    mine["senate"] = list(cards)
+    shown["senate_hand"] = list(hand) if hand is not None else None
+    shown["senate_bottom"] = list(bottom)
+    return shown
+
+
+def reference_view(state: State, seat: int | None) -> dict[str, Any]:
+    """:func:`view` the straightforward way: ``seat``'s knowledge written as JSON, every
+    time afresh, sharing nothing with any other call. The reference the tests and
+    ``bench/views.py`` hold :func:`view` to."""
     return to_json(knowledge(state, seat), state)
+
+
+def _copy_public(public: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the kept public view (``to_json``'s layout) for one caller: the view's
+    own dicts and its top-level lists new, everything inside them shared (see :func:`view`).
+
+    Not a deep copy: a view holds over a hundred lists and dicts, and making them
+    anew costs about as much as writing the view afresh. Written out field by field
+    with typed containers, since compiled, a typed ``copy`` or slice is one C call.
+    """
+    shown = public.copy()
+    part: dict[str, Any] = public["turn"]
+    shown["turn"] = part.copy()
+    part = public["buildings"]
+    shown["buildings"] = part.copy()
+    part = public["revealed"]
+    shown["revealed"] = part.copy()
+    part = public["removed"]
+    shown["removed"] = part.copy()
+    part = public["decks"]
+    decks = part.copy()
+    discards: dict[str, int] = part["fortuna_discards"]
+    decks["fortuna_discards"] = discards.copy()
+    shown["decks"] = decks
+    items: list[Any] = public["senate_takers"]
+    shown["senate_takers"] = items[:]
+    items = public["castrum_queue"]
+    shown["castrum_queue"] = items[:]
+    items = public["evaluations"]
+    shown["evaluations"] = items[:]
+    players: list[dict[str, Any]] = public["players_info"]
+    shown["players_info"] = [player.copy() for player in players]
+    result: dict[str, Any] | None = public["result"]
+    if result is not None:
+        shown["result"] = result.copy()
+    return shown
 
 
 def replay_view(game: State, step: int | None = None) -> dict[str, Any]:
@@ -240,6 +351,15 @@ def log(state: State, seat: int | None, start: int = 0) -> list[str]:
     private = state.private
     shown = state.history[start:]
     if not private:
+        return shown
+    if start >= 0 and len(shown) < len(private):
+        # A few entries (the server sends each connection the events since its last
+        # update): look each one up rather than walk every private event of the game.
+        for offset in range(len(shown)):
+            owner = private.get(start + offset)
+            if owner is not None and owner != seat:
+                kind = shown[offset].partition(":")[0]
+                shown[offset] = f"{kind}:{HIDDEN}"
         return shown
     for index, owner in private.items():
         if owner != seat and index >= start:
