@@ -325,3 +325,29 @@ def test_log_from_any_entry(players: int) -> None:
             for seat in observers(players):
                 assert state.log(seat, start) == reference_log(state, seat, start)
     assert len(state.private) > 10
+
+
+def test_round_accounts_are_copied_once_and_follow_every_change() -> None:
+    """The views' copies of the round accounts are made once per account and carried
+    by clones (not copied again for every position), and an account replaced by the
+    round's later evaluations is copied anew: every view still equals the reference,
+    whose accounts are fresh copies."""
+    reused = renewed = 0
+    state = iacta.new_game(4)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        before = state._shown_accounts
+        state = state.clone()
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+        for seat in observers(4):
+            same(view(state, seat), reference_view(state, seat))
+        after = state._shown_accounts
+        assert after is not None or not state.evaluations
+        if before is not None and after is not None and state.evaluations:
+            shared = sum(a[1] is b[1] for a, b in zip(before, after, strict=False))
+            reused += shared
+            renewed += len(after) - shared
+    assert reused > 20 * renewed > 0, (reused, renewed)

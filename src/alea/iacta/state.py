@@ -144,6 +144,7 @@ class State(Board):
         "_public_view",
         "_result",
         "_rolled",
+        "_shown_accounts",
         "castrum_queue",
         "dice_left",
         "ending",
@@ -236,6 +237,11 @@ class State(Board):
     #: Only :meth:`apply` changes a built state, and its first statement clears this; a
     #: new state (:meth:`_new`, :meth:`clone`, the records) starts without one.
     _public_view: dict[str, Any] | None
+    #: The views' copies of the round accounts (:func:`alea.iacta.views.shown_accounts`),
+    #: each beside the account it copies. Accounts are replaced, never changed in place
+    #: (:meth:`_note_evaluation`), so a copy stands while its account is the same object:
+    #: clones share the list, which is replaced, never changed.
+    _shown_accounts: list[tuple[dict[str, Any], dict[str, Any]]] | None
 
     # ------------------------------------------------------------------ set-up
 
@@ -246,6 +252,7 @@ class State(Board):
         position's view.
         """
         self._public_view = None
+        self._shown_accounts = None
 
     @classmethod
     def _new(cls, players: int) -> State:
@@ -343,6 +350,7 @@ class State(Board):
         c.senate_cards = [k[:] for k in self.senate_cards]
         c.castrum_queue = self.castrum_queue[:]
         c.evaluations = self.evaluations[:]
+        c._shown_accounts = self._shown_accounts
         c.history = self.history[:]
         c.private = self.private.copy()
         c._legal = self._legal
