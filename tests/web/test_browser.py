@@ -6,6 +6,9 @@
 2. Two people in two browser contexts play the same game (with two bots); neither page
    ever receives or shows the other's hidden Fortuna tiles or Senate cards.
 
+Both games run with ``prefers-reduced-motion`` (the dice do not tumble or fly, which
+tests/web/test_show_browser.py checks): clicks need not wait for moving targets.
+
 Screenshots go to a temporary directory, or to docs/screenshots/ when
 ``ALEA_UPDATE_SCREENSHOTS=1`` is set.
 """
@@ -79,7 +82,11 @@ def finished(page: Any) -> bool:
 
 
 def test_play_a_whole_game_against_three_bots(browser: Any, live: LiveServer, shots: Path) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 960}, locale="en-GB")
+    # Less motion (no tumbling or flying dice: test_show_browser.py checks those): every
+    # click then waits for still targets only, and the game is the same. About half the time.
+    context = browser.new_context(
+        viewport={"width": 1400, "height": 960}, locale="en-GB", reduced_motion="reduce"
+    )
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(live.base + "/")
@@ -183,8 +190,11 @@ def test_phone_sized_screen_and_italian(browser: Any, live: LiveServer, shots: P
 def test_two_humans_in_two_browsers_never_see_each_others_secrets(
     browser: Any, live: LiveServer, shots: Path
 ) -> None:
-    alice_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    bob_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    # Less motion, as in the game against three bots: the same frames, sooner.
+    alice_ctx = browser.new_context(
+        viewport={"width": 1280, "height": 900}, reduced_motion="reduce"
+    )
+    bob_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     alice, bob = alice_ctx.new_page(), bob_ctx.new_page()
     errors = watch_errors(alice) + watch_errors(bob)
     frames = {0: record_frames(alice), 1: record_frames(bob)}
