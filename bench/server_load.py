@@ -51,6 +51,9 @@ from serving import add_load_options, finish_clients, start_alea_server, start_n
 
 #: Server CPU per acknowledged action the issue asks for (single process, PostgreSQL).
 CPU_TARGET_MS = 0.5
+#: A load balancer's answers to an opening no process took in time (bad gateway, busy,
+#: gateway timeout): the browser client reconnects after them, as after a timeout.
+GATEWAY_REFUSALS = (502, 503, 504)
 
 
 @dataclass
@@ -77,6 +80,8 @@ class Stats:
     refused: int = 0
     #: Opening handshakes that timed out (each came back after a backoff).
     reopened: int = 0
+    #: Openings the load balancer refused (502/503/504; each came back after a backoff).
+    gateway: int = 0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -126,12 +131,19 @@ class Player:
         while not self.stop.is_set():
             try:
                 retry = await self.session()
-            except TimeoutError:
+            except (TimeoutError, websockets.InvalidStatus) as err:
                 if self.log_len:
-                    raise  # a socket that played: its timeout is the server's failing
+                    raise  # a socket that played: its failing is the server's
+                if isinstance(err, websockets.InvalidStatus):
+                    if err.response.status_code not in GATEWAY_REFUSALS:
+                        raise
+                    # nginx found no process to take the opening in time (a burst):
+                    # the browser client comes back as after a timeout.
+                    self.stats.gateway += 1
+                else:
+                    self.stats.reopened += 1
                 # Never opened (the opening handshake timed out in a burst): come back
                 # later, as the browser client does (1 s, 2, 4, ... with jitter).
-                self.stats.reopened += 1
                 await asyncio.sleep(backoff * self.rng.uniform(0.5, 1.5))
                 backoff = min(2 * backoff, 10.0)
                 continue
@@ -436,6 +448,7 @@ async def drive(
         stats.acked += one.stats.acked
         stats.refused += one.stats.refused
         stats.reopened += one.stats.reopened
+        stats.gateway += one.stats.gateway
     logs = [log for one in played for log in one.logs]
     measured = sum(one.measured for one in played)
     if server_pids:
@@ -584,6 +597,7 @@ def main() -> None:
     print(f"errors             {len(stats.errors):8d}   {stats.errors[:3]}")
     print(f"refused as busy    {stats.refused:8d}   (came back after retry_after)")
     print(f"handshake timeouts {stats.reopened:8d}   (came back after 1-10 s, as a browser does)")
+    print(f"gateway refusals   {stats.gateway:8d}   (nginx 502/503/504 at opening; came back too)")
     print(
         f"stored-log check   {checked} acknowledged actions checked, {lost} lost or misplaced, "
         f"{phantom} stored but never acknowledged"
