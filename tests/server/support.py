@@ -378,6 +378,21 @@ async def connect(
     return client
 
 
+async def unread_socket(server: LiveServer, game_id: str) -> Any:
+    """A socket to ``game_id`` whose client stops reading at once: ``max_queue=1`` makes
+    the client library stop reading from the socket, and a small receive buffer makes
+    the server's sends block after kilobytes rather than the megabytes loopback's
+    autotuned buffers take (which a loaded machine may never fill in a test's time)."""
+    host, port = server.base.removeprefix("http://").split(":")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+    return await websockets.connect(
+        f"{server.ws_base}/ws/games/{game_id}", max_size=2**22, max_queue=1, sock=sock
+    )
+
+
 def create_game(base: str, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
     """POST /api/games; returns the JSON answer (game, seat, token, links)."""
     answer = HTTP.post(f"{base}/api/games", json={"seats": seats, **body})

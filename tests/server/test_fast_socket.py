@@ -13,12 +13,11 @@ import time
 from typing import Any
 
 import pytest
-import websockets
 
 from alea.server import Settings
 from alea.server.fastsocket import FastSocketProtocol
 from alea.server.socketroute import game_id_of
-from tests.server.support import Database, LiveServer, connect, human_game, play_turn
+from tests.server.support import Database, LiveServer, connect, human_game, play_turn, unread_socket
 
 
 def settings_for(db: Database) -> Settings:
@@ -101,14 +100,7 @@ def test_a_paused_reader_gets_the_latest_state_coalesced(
     async def run(server: LiveServer) -> None:
         game_id, tokens = human_game(server.base, 5)
         players = [await connect(server.ws_base, game_id, t) for t in tokens]
-        host, port = server.base.removeprefix("http://").split(":")
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
-        ws = await websockets.connect(
-            f"{server.ws_base}/ws/games/{game_id}", max_size=2**22, max_queue=1, sock=sock
-        )
+        ws = await unread_socket(server, game_id)
         await ws.send(json.dumps({"type": "hello", "watch": True}))
         rng = random.Random(9)
         moves = 0

@@ -7,14 +7,21 @@ import asyncio
 import json
 import random
 import re
-import socket
 import time
 from typing import Any
 
 import websockets
 
 from alea.server import Settings
-from tests.server.support import Client, Database, LiveServer, connect, human_game, quick_bots
+from tests.server.support import (
+    Client,
+    Database,
+    LiveServer,
+    connect,
+    human_game,
+    quick_bots,
+    unread_socket,
+)
 
 
 def settings_for(db: Database, **extra: Any) -> Settings:
@@ -107,18 +114,7 @@ def test_a_client_that_never_reads_is_dropped(sqlite_db: Database) -> None:
         # Five seats: the largest state per reply, so the buffers fill soonest.
         game_id, tokens = human_game(server.base, 5)
         game = server.games.games[game_id]
-        # max_queue=1: the client library stops reading from the socket at once; a small
-        # receive buffer makes the server's sends block after kilobytes rather than the
-        # megabytes loopback's autotuned buffers take (which a loaded machine may never
-        # fill in the time the test allows).
-        host, port = server.base.removeprefix("http://").split(":")
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
-        ws = await websockets.connect(
-            f"{server.ws_base}/ws/games/{game_id}", max_size=2**22, max_queue=1, sock=sock
-        )
+        ws = await unread_socket(server, game_id)
         hello = json.dumps({"type": "hello", "token": tokens[0]})
         started = time.monotonic()
         seen = False
