@@ -18,8 +18,9 @@ from sqlalchemy.engine import make_url
 
 from alea.server import bulk, loopwriter
 from alea.server.loopwriter import LoopWriter, connect_args, numbered
+from alea.server.state_snapshots import op_put
 from alea.server.storage import Store
-from alea.server.tables import VersionConflict
+from alea.server.tables import SnapshotRecord, StorageError, VersionConflict
 from alea.server.writes import op_append_events, op_create_game
 from tests.server.support import Database
 from tests.server.test_storage import record
@@ -153,6 +154,53 @@ def test_moves_are_committed_on_an_asyncpg_connection(db: Database) -> None:
     assert reader.events("q") == [(0, "province:red1", None), (1, "q1", 0), (2, "q1c", None)]
     loaded = reader.load_game("q")
     assert loaded is not None and loaded.version == 3
+    reader.dispose()
+
+
+def test_snapshots_are_stored_on_the_loops_connection_with_the_moves(db: Database) -> None:
+    """A batch of moves and snapshots is committed from the loop: the moves in their one
+    statement, each snapshot in one upsert that replaces the game's older snapshot; a
+    snapshot the loop cannot store (its game is gone) goes to the writer thread, fails
+    there alone, and the moves beside it and the connection stay."""
+    if not db.url.startswith("postgresql"):
+        pytest.skip("the loop's connection is PostgreSQL's")
+    store = Store(db.url)
+    store.migrate()
+    assert store.loop_writer is not None
+
+    def snap(idx: int) -> SnapshotRecord:
+        return SnapshotRecord(idx=idx, rules=1, state=f'{{"at": {idx}}}')
+
+    async def run() -> None:
+        store.start()
+        await store.write(op_create_game(record("p", ["province:red1"]), [None]))
+        await store.write(op_append_events("p", 1, ["p1"], [0]))  # opens the connection
+        writer = store.loop_writer
+        assert writer is not None and writer.commits == 1
+        conn = writer._conn
+        first = asyncio.gather(
+            store.write(op_put("p", snap(1))), store.write(op_append_events("p", 2, ["p2"], [1]))
+        )
+        await first
+        # One batch: its moves and its snapshot, each one statement on the loop.
+        assert writer.commits == 3 and store.commits == 3 and store.writes == 4
+        batch = asyncio.gather(
+            store.write(op_append_events("p", 3, ["p3"], [0])),
+            store.write(op_put("p", snap(3))),
+            store.write(op_put("gone", snap(1))),
+            return_exceptions=True,
+        )
+        moved, put, gone = await batch
+        assert moved is None and put is None
+        assert isinstance(gone, StorageError)  # no such game: refused by the foreign key
+        assert writer._conn is conn and writer.failures == 1  # an answer, not a failure
+        await store.close()
+
+    asyncio.run(run())
+    reader = Store(db.url)
+    loaded = reader.load_game("p")
+    assert loaded is not None and loaded.version == 4
+    assert loaded.snapshot == snap(3)  # the newer one replaced the older
     reader.dispose()
 
 

@@ -64,6 +64,7 @@ import asyncpg
 from sqlalchemy import Connection, Engine
 
 from alea.server import bulk
+from alea.server.state_snapshots import PG_PUT, PutSnapshot
 from alea.server.writes import AppendEvents
 
 log = logging.getLogger("alea.server.storage")
@@ -94,6 +95,8 @@ def numbered(sql: str) -> str:
 #: :func:`alea.server.bulk.committed_params`: the two JSON texts (the statement casts them,
 #: ``::json``) and the two counts (ints, compared with ``count(*)``: bigint).
 STATEMENT = numbered(bulk.PG_APPEND_COMMITTED)
+#: :data:`alea.server.state_snapshots.PG_PUT` as asyncpg takes it.
+PUT_STATEMENT = numbered(PG_PUT)
 
 #: libpq's connection parameters and asyncpg's keyword for each (those of asyncpg 0.29;
 #: a later one's, such as ``service`` or ``krbsrvname``, leave the moves to the thread).
@@ -201,12 +204,50 @@ class LoopWriter:
     @staticmethod
     def moves(ops: Sequence[Callable[[Connection], Any]]) -> list[AppendEvents] | None:
         """``ops`` as moves if every one is a plain append (else None: the thread's)."""
-        found: list[AppendEvents] = []
+        found = LoopWriter.split(ops)
+        return found[0] if found is not None and not found[1] else None
+
+    @staticmethod
+    def split(
+        ops: Sequence[Callable[[Connection], Any]],
+    ) -> tuple[list[AppendEvents], list[PutSnapshot]] | None:
+        """``ops`` as moves (plain appends) and snapshots, if they are nothing else (else
+        None: the batch is the thread's). A snapshot is written after the commit of the
+        events it covers has returned, so within a batch it needs no order with moves."""
+        moves: list[AppendEvents] = []
+        puts: list[PutSnapshot] = []
         for op in ops:
-            if not isinstance(op, AppendEvents) or not op.plain:
+            if isinstance(op, AppendEvents) and op.plain:
+                moves.append(op)
+            elif isinstance(op, PutSnapshot):
+                puts.append(op)
+            else:
                 return None
-            found.append(op)
-        return found
+        return moves, puts
+
+    async def put(self, snapshot: PutSnapshot) -> bool:
+        """Store ``snapshot`` in one autocommit statement: True once committed, False if
+        that could not be done here (the caller hands it to the writer thread).
+
+        Only on a connection already open: a snapshot never waits for a connection
+        attempt, and never opens one on its own (the next batch of moves does).
+        """
+        conn = self._conn
+        if conn is None or conn.is_closed() or self.down:
+            return False
+        try:
+            await conn.execute(PUT_STATEMENT, *snapshot.params())
+        except Exception as err:
+            log.warning(
+                "snapshot not stored from the loop (the writer thread retries): %s", _reason(err)
+            )
+            self.failures += 1
+            if not isinstance(err, asyncpg.PostgresError):  # the connection's failure
+                self._conn = None
+                conn.terminate()
+            return False
+        self.commits += 1
+        return True
 
     async def commit(self, moves: Sequence[AppendEvents]) -> bool:
         """Store and commit ``moves`` in one statement: True once committed.

@@ -159,22 +159,38 @@ class Store:
     async def _commit_on_loop(
         self, ops: list[Callable[[Connection], Any]]
     ) -> list[tuple[bool, Any]] | None:
-        """Commit a batch made only of moves from the event loop (:mod:`.loopwriter`);
-        None if it is the writer thread's (other writes, no PostgreSQL, a stale game or a
-        failed connection: the thread then runs it, retrying write by write)."""
-        moves = LoopWriter.moves(ops) if self.loop_writer is not None else None
-        if moves is None or self.loop_writer is None:
+        """Commit a batch made only of moves and snapshots from the event loop
+        (:mod:`.loopwriter`); None if it is the writer thread's (other writes, no
+        PostgreSQL, a stale game or a failed connection: the thread then runs it,
+        retrying write by write). Moves go first and all together; a snapshot the loop
+        could not store after them goes to the thread alone."""
+        found = LoopWriter.split(ops) if self.loop_writer is not None else None
+        if found is None or self.loop_writer is None:
             return None
-        try:
-            if not await self.loop_writer.commit(moves):
-                return None
-        except VersionConflict as err:
-            if len(ops) > 1:
-                return None
-            return [(False, err)]
-        self.commits += 1
-        self.writes += len(ops)
-        return [(True, None)] * len(ops)
+        moves, puts = found
+        if moves:
+            try:
+                if not await self.loop_writer.commit(moves):
+                    return None
+            except VersionConflict as err:
+                if len(ops) > 1:
+                    return None
+                return [(False, err)]
+            self.commits += 1
+            self.writes += len(moves)
+        if not puts:
+            return [(True, None)] * len(ops)
+        outcomes: dict[int, tuple[bool, Any]] = {}
+        for put in puts:
+            if await self.loop_writer.put(put):
+                self.writes += 1
+                outcomes[id(put)] = (True, None)
+            else:
+                alone: list[Callable[[Connection], Any]] = [put]
+                loop = asyncio.get_running_loop()
+                (outcome,) = await loop.run_in_executor(self._executor, self._commit, alone)
+                outcomes[id(put)] = outcome
+        return [outcomes.get(id(op), (True, None)) for op in ops]
 
     def _connection(self) -> Connection:
         """The writer thread's connection, opened on first use and then kept.
