@@ -21,7 +21,7 @@ import pytest
 
 from alea.server import Settings, create_app
 from alea.server.cluster import ClusterRefused
-from tests.server.cluster_support import service
+from tests.server.cluster_support import service, wait_for
 from tests.server.support import Client, connect, create_game, play_turn
 
 
@@ -209,3 +209,43 @@ def test_an_idle_seat_is_taken_over_once(tmp_path: Path) -> None:
         for proc in (a, b):
             seat = httpx.get(f"{proc.base}/api/games/{game_id}").json()["seats"][0]
             assert seat["kind"] == "bot" and seat["replaced"], seat
+
+
+def test_a_copy_nobody_watches_is_read_from_the_log_when_wanted(tmp_path: Path) -> None:
+    """A process that loaded a game (an HTTP request) but holds none of its sockets does
+    not apply the moves announced for it, one by one: it marks its copy behind, drops it
+    at its next sweep, and reads the log when the game is wanted again: an HTTP answer
+    and a socket opened there show the game as it stands, and the socket follows it
+    move by move from then on."""
+    rng = random.Random(16)
+    with service(tmp_path, 2) as svc:
+        a, b = svc.processes
+        created = create_game(a.base, [{"kind": "human"}] * 2, name="S0")
+        game_id = created["game"]["id"]
+        claimed = httpx.post(f"{b.base}/api/games/{game_id}/seats/1/claim", json={"name": "S1"})
+        assert claimed.status_code == 200, claimed.text
+        tokens = [created["token"], claimed.json()["token"]]
+
+        async def play() -> None:
+            clients = [await connect(a.ws_base, game_id, t) for t in tokens]
+            for _ in range(8):
+                _, ack = await play_turn(clients, rng)
+            quiet = svc.health(b)["cluster"]
+            assert quiet["skipped"] > 0 and quiet["appended"] == 0, quiet
+            assert wait_for(lambda: svc.health(b)["cluster"]["dropped"] >= 1, 15)
+            # Wanted again at B: over HTTP, and by a socket, as it stands now.
+            state = httpx.get(f"{b.base}/api/games/{game_id}").json()
+            assert state["version"] == ack["version"]
+            watcher = await connect(b.ws_base, game_id, None)
+            await watcher.until_version(ack["version"])
+            for _ in range(4):
+                _, ack = await play_turn(clients, rng)
+                await watcher.until_version(ack["version"])
+            at_a = await connect(a.ws_base, game_id, None)  # the public log, at the mover's
+            await at_a.until_version(ack["version"])
+            assert watcher.log == at_a.log
+            assert svc.health(b)["cluster"]["appended"] > 0  # followed while watched
+            for c in (*clients, watcher, at_a):
+                await c.close()
+
+        asyncio.run(play())

@@ -256,6 +256,7 @@ async def catch_up(core: Core, game: Game, heard_clock: object = None) -> bool:
     else from the stored clock row if that is of the turn now being played.
     """
     game.reads += 1
+    game.behind = False  # a change announced from now on is not in this read: marked again
     stored = await outage.read(load_since, core.store.engine, game.id, game.version)
     if stored is None:
         return False

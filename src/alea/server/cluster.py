@@ -193,6 +193,10 @@ class Cluster:
         self.caught_up = 0
         self.appended = 0
         self.taken = 0
+        #: Announced changes not applied here (nobody here watched the game): marked behind.
+        self.skipped = 0
+        #: Copies dropped from memory because they were behind and nobody here needed them.
+        self.dropped = 0
         core = server.core
         core.shared = True
         core.announcers.append(self._announce)
@@ -244,6 +248,8 @@ class Cluster:
             "heard": self.fanout.received,
             "caught_up": self.caught_up,
             "appended": self.appended,
+            "skipped": self.skipped,
+            "dropped": self.dropped,
             "taken_over": self.taken,
             "bot_moves": self.server.seats.bot_moves,
             "bot_stale": self.server.seats.bot_stale,
@@ -278,8 +284,28 @@ class Cluster:
         actors: list[int | None] | None = None,
         clock: dict[str, Any] | None = None,
     ) -> None:
-        """Another process changed ``game_id``: catch it up if it is in memory here."""
-        if game_id not in self.core.games:
+        """Another process changed ``game_id``: catch it up if it is in memory here and
+        someone here needs it now (a socket watches it, or this process holds its lease
+        and so drives its timed work); else only mark it :attr:`~Game.behind`.
+
+        Why not follow every game in memory: every process loads every active game at
+        start, and the HTTP requests of a game's players reach any process, so each
+        process held most games and applied (and checked) every move made anywhere,
+        while nginx sends all of a game's sockets to one process. A copy nobody here
+        watches is caught up from the stored log when it is next wanted: a lookup
+        (:meth:`Core.get` reads the log anyway), a socket that attaches (:meth:`follow`),
+        the lease taken over (:meth:`_take_orphans` looks the game up).
+        """
+        game = self.core.games.get(game_id)
+        if game is None:
+            return
+        if (
+            not game.connections
+            and game_id not in self._catching
+            and not self.leases.holds(game_id)
+        ):
+            game.behind = True
+            self.skipped += 1
             return
         if clock is not None:  # the newest clock heard, for the catch-up (one under way too)
             self._clocks[game_id] = clock
@@ -341,6 +367,24 @@ class Cluster:
                 self.core.remember_finished(game.id)
             self.core.notify(game, announce=False)
             return True
+
+    def current(self, game: Game) -> Game:
+        """The copy of ``game`` a socket that looked it up a moment ago should attach to:
+        the one in memory now (the sweep may have dropped the copy it was given, and a
+        lookup loaded another), else ``game`` itself, put back. Call :meth:`follow` once
+        attached."""
+        found = self.core.games.get(game.id)
+        if found is None:
+            found = self.core.games[game.id] = game
+            game.behind = True  # dropped as behind: read the log once a socket is on it
+            self.core.track_deadline(game)
+        return found
+
+    def follow(self, game: Game) -> None:
+        """A socket attached to ``game``: if changes were announced that this copy did not
+        apply (nobody here watched it), catch it up from the log now."""
+        if game.behind:
+            self._heard(game.id)
 
     def _chat_heard(self, game_id: str, line: Any) -> None:
         """Another process stored a chat line: pass it on if the game is in memory here.
@@ -417,8 +461,26 @@ class Cluster:
             if held is None or held.status in OVER:  # an abandoned table has no more work
                 await self.leases.release(game_id)
 
+    def _drop_behind(self) -> None:
+        """Drop from memory the games left :attr:`~Game.behind` that nobody here watches
+        or drives: each is read from the log again when next wanted, while kept it would
+        show an old position (in the lobby, say) and never leave memory."""
+        for game in list(self.core.games.values()):
+            if (
+                game.behind
+                and not game.connections
+                and not game.lock.locked()
+                and game.id not in self._catching
+                and not self.leases.holds(game.id)
+            ):
+                del self.core.games[game.id]
+                self.core.deadlines.forget(game.id)
+                self.dropped += 1
+
     async def _check_drift(self) -> None:
-        """Catch up every game in memory whose stored version or status moved unheard."""
+        """Drop the copies nobody here needs that fell behind; catch up every other game
+        in memory whose stored version or status moved unheard."""
+        self._drop_behind()
         mine = {g.id: g for g in self.core.games.values() if g.status != FINISHED}
         if not mine:
             return

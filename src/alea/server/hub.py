@@ -287,7 +287,12 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
         lines = None
     since = msg.get("since")
     conn.joined = True
+    cluster = server.cluster
+    if cluster is not None:  # the copy in memory now (see Cluster.current)
+        conn.game = game = cluster.current(game)
     game.attach(conn, seat, server.clock.now())
+    if cluster is not None:
+        cluster.follow(game)  # caught up if it was not followed while nobody here watched
     known = since if isinstance(since, int) and not isinstance(since, bool) else 0
     conn.sent = known if 0 <= known <= game.version else 0
     conn.epoch = game.log_epoch
@@ -509,7 +514,7 @@ async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        game.detach(conn, server.clock.now())
+        conn.game.detach(conn, server.clock.now())
         conn._closed = True
         conn._wake.set()
         sender.cancel()

@@ -242,6 +242,11 @@ class Game:
     #: each under :attr:`lock`): a lookup that sees the count move while it waits for
     #: the lock knows a read begun after it arrived has been applied, and reads no more.
     reads: int = 0
+    #: With other processes: changes were announced for this game while no socket here
+    #: watched it and this process held no lease on it, and were not applied (only
+    #: marked); a lookup reads the log anyway, a socket that attaches has it caught up
+    #: (:meth:`alea.server.cluster.Cluster.follow`).
+    behind: bool = False
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).
     bot_task: asyncio.Task[None] | None = None
