@@ -218,7 +218,7 @@ def test_a_copy_nobody_watches_is_read_from_the_log_when_wanted(tmp_path: Path) 
     and a socket opened there show the game as it stands, and the socket follows it
     move by move from then on."""
     rng = random.Random(16)
-    with service(tmp_path, 2) as svc:
+    with service(tmp_path, 2, "--unwatched-ttl", "1") as svc:
         a, b = svc.processes
         created = create_game(a.base, [{"kind": "human"}] * 2, name="S0")
         game_id = created["game"]["id"]

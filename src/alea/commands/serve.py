@@ -58,6 +58,11 @@ def register(app: typer.Typer) -> None:
         retention_poll: float = typer.Option(
             30.0, help="Seconds between two looks for open games to expire."
         ),
+        unwatched_ttl: float = typer.Option(
+            30.0,
+            help="With several processes: seconds a process keeps a game nobody there "
+            "watches once it stopped following its moves (it is read again when wanted).",
+        ),
         rematch_timeout: float = typer.Option(
             60.0, help="Seconds a rematch waits for answers before bots take the other seats."
         ),
@@ -160,6 +165,7 @@ def register(app: typer.Typer) -> None:
             chat_rate=chat_rate,
             open_game_ttl=open_game_ttl,
             retention_poll=retention_poll,
+            unwatched_ttl=unwatched_ttl,
             rematch_timeout=rematch_timeout,
             sqlite_synchronous=sqlite_synchronous,
             snapshot_every=max(0, snapshot_every),

@@ -52,6 +52,9 @@ from alea.server.service import GameServer
 from alea.server.socketroute import GameSockets
 from alea.server.storage import Store
 
+#: Objects allocated between two collections of the youngest generation (tune_gc).
+GC_YOUNG = 25_000
+
 log = logging.getLogger("alea.server")
 
 
@@ -102,7 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.tune_gc:
             gc.collect()
             gc.freeze()
-            gc.set_threshold(2_000, 20, 100)
+            gc.set_threshold(GC_YOUNG, 20, 100)  # why: Settings.tune_gc
             sys.setswitchinterval(0.0005)
         log.info("serving %d games from %s", len(server.games), store.engine.url.render_as_string())
         try:

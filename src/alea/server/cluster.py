@@ -54,6 +54,7 @@ from alea.server.config import Settings
 from alea.server.core import Core
 from alea.server.fanout import Fanout
 from alea.server.leases import Leases
+from alea.server.outage import DatabaseOutage
 from alea.server.retention import Retention
 from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, OVER, Game
 from alea.server.seats import Seating
@@ -68,6 +69,8 @@ MIGRATION_LOCK = 0x616C6561  # "alea"
 TAKE_PER_SWEEP = 200
 #: Every this many sweeps, the stored versions of the games in memory are compared.
 DRIFT_EVERY = 3
+#: Announcements kept for a game nobody here watches before the log is read instead.
+KEEP_HEARD = 256
 
 
 class TurnCounts(Protocol):
@@ -183,6 +186,7 @@ class Cluster:
             self.redis, f"{prefix}:games", self.name, self._heard, self._catch_up_all
         )
         self.sweep_every = settings.cluster_sweep
+        self.unwatched_ttl = settings.unwatched_ttl
         #: Game id -> whether another catch-up is wanted after the one under way.
         self._catching: dict[str, bool] = {}
         #: Game id -> the turn clock last announced for it (timed tables), not yet taken.
@@ -286,15 +290,17 @@ class Cluster:
     ) -> None:
         """Another process changed ``game_id``: catch it up if it is in memory here and
         someone here needs it now (a socket watches it, or this process holds its lease
-        and so drives its timed work); else only mark it :attr:`~Game.behind`.
+        and so drives its timed work); else keep the announcement on the game, marked
+        :attr:`~Game.behind`, unapplied.
 
         Why not follow every game in memory: every process loads every active game at
         start, and the HTTP requests of a game's players reach any process, so each
         process held most games and applied (and checked) every move made anywhere,
         while nginx sends all of a game's sockets to one process. A copy nobody here
-        watches is caught up from the stored log when it is next wanted: a lookup
-        (:meth:`Core.get` reads the log anyway), a socket that attaches (:meth:`follow`),
-        the lease taken over (:meth:`_take_orphans` looks the game up).
+        watches is caught up when it is next wanted: a lookup (:meth:`Core.get` reads the
+        log anyway), a socket that attaches (:meth:`follow`: from the announcements kept,
+        which need no database), the lease taken over (:meth:`_take_orphans` looks the
+        game up). Left unwanted, it is dropped from memory (:meth:`_drop_behind`).
         """
         game = self.core.games.get(game_id)
         if game is None:
@@ -304,7 +310,17 @@ class Cluster:
             and game_id not in self._catching
             and not self.leases.holds(game_id)
         ):
-            game.behind = True
+            if not game.behind:
+                game.behind, game.behind_since = True, self.core.clock.now()
+            if start is not None and events and actors is not None:
+                game.heard.append((start, events, actors))
+            else:
+                game.heard.append(None)  # "changed", no more: the log will be read
+            if len(game.heard) > KEEP_HEARD:
+                game.heard.clear()
+                game.heard.append(None)  # too many to keep: the log will be read
+            if clock is not None:
+                self._clocks[game_id] = clock
             self.skipped += 1
             return
         if clock is not None:  # the newest clock heard, for the catch-up (one under way too)
@@ -321,10 +337,19 @@ class Cluster:
         start: int | None = None,
         events: list[str] | None = None,
         actors: list[int | None] | None = None,
+        *,
+        kept: bool = False,
     ) -> None:
+        """Bring ``game_id`` up to date: from the announced ``events``, or (``kept``) from
+        those kept while nobody here watched it (:meth:`_heard`), reading the log when
+        they do not continue memory or more was announced meanwhile."""
         try:
             game = self.core.games.get(game_id)
-            if game is not None and start is not None and events and actors is not None:
+            if game is not None and kept:
+                if await self._append_kept(game) and not self._catching.get(game_id):
+                    return
+                self._catching[game_id] = False
+            elif game is not None and start is not None and events and actors is not None:
                 if await self._append(game, start, events, actors) and not self._catching.get(
                     game_id
                 ):
@@ -341,11 +366,28 @@ class Cluster:
                 if not self._catching.get(game_id):
                     return
                 self._catching[game_id] = False
+        except DatabaseOutage:
+            log.info("game %s: not caught up from the log yet (database out of reach)", game_id)
         except Exception:
             log.exception("game %s: catching up failed (the sweep tries again)", game_id)
         finally:
             self._catching.pop(game_id, None)
             self._clocks.pop(game_id, None)
+
+    async def _append_kept(self, game: Game) -> bool:
+        """Apply the announcements kept for ``game`` while nobody here watched it; False if
+        the log must be read (one said only "changed", or they do not continue memory):
+        the game is then left behind, to be read."""
+        async with game.lock:
+            kept = list(game.heard)
+            game.heard.clear()
+            game.behind = False
+        for item in kept:
+            if item is None or not await self._append(game, *item):
+                game.behind = True
+                game.heard.append(None)
+                return False
+        return True
 
     async def _append(
         self, game: Game, start: int, events: list[str], actors: list[int | None]
@@ -371,8 +413,7 @@ class Cluster:
     def current(self, game: Game) -> Game:
         """The copy of ``game`` a socket that looked it up a moment ago should attach to:
         the one in memory now (the sweep may have dropped the copy it was given, and a
-        lookup loaded another), else ``game`` itself, put back. Call :meth:`follow` once
-        attached."""
+        lookup loaded another), else ``game`` itself, put back; then :meth:`follow`."""
         found = self.core.games.get(game.id)
         if found is None:
             found = self.core.games[game.id] = game
@@ -380,11 +421,20 @@ class Cluster:
             self.core.track_deadline(game)
         return found
 
-    def follow(self, game: Game) -> None:
-        """A socket attached to ``game``: if changes were announced that this copy did not
-        apply (nobody here watched it), catch it up from the log now."""
-        if game.behind:
-            self._heard(game.id)
+    async def follow(self, game: Game) -> None:
+        """Before a socket attaches to ``game`` (its first update is built after this): if
+        changes were announced that this copy did not apply (nobody here watched it),
+        apply the announcements kept, which needs no database; if they do not say it all,
+        the log is read once the socket is attached (:meth:`follow_later`)."""
+        if game.behind and game.id not in self._catching:
+            await self._append_kept(game)
+
+    def follow_later(self, game: Game) -> None:
+        """Once a socket is attached to ``game``: catch up what :meth:`follow` could not
+        (from the log), and what was announced meanwhile, in the background."""
+        if game.behind and game.id not in self._catching:
+            self._catching[game.id] = False
+            self._spawn(self._catch_up(game.id, kept=True))
 
     def _chat_heard(self, game_id: str, line: Any) -> None:
         """Another process stored a chat line: pass it on if the game is in memory here.
@@ -462,12 +512,17 @@ class Cluster:
                 await self.leases.release(game_id)
 
     def _drop_behind(self) -> None:
-        """Drop from memory the games left :attr:`~Game.behind` that nobody here watches
-        or drives: each is read from the log again when next wanted, while kept it would
-        show an old position (in the lobby, say) and never leave memory."""
+        """Drop from memory the games left :attr:`~Game.behind` for
+        ``Settings.unwatched_ttl`` seconds that nobody here watches or drives: each is read
+        from the log again when next wanted, while kept it would show an old position (in
+        the lobby, say) and never leave memory. (Until then, a socket that comes here
+        while the database restarts is still shown the game as it stands, from the
+        announcements kept.)"""
+        now = self.core.clock.now()
         for game in list(self.core.games.values()):
             if (
                 game.behind
+                and now - game.behind_since >= self.unwatched_ttl
                 and not game.connections
                 and not game.lock.locked()
                 and game.id not in self._catching
@@ -475,6 +530,7 @@ class Cluster:
             ):
                 del self.core.games[game.id]
                 self.core.deadlines.forget(game.id)
+                self._clocks.pop(game.id, None)
                 self.dropped += 1
 
     async def _check_drift(self) -> None:

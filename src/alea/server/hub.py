@@ -288,11 +288,12 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
     since = msg.get("since")
     conn.joined = True
     cluster = server.cluster
-    if cluster is not None:  # the copy in memory now (see Cluster.current)
+    if cluster is not None:  # the copy in memory now, caught up if nobody here watched it
         conn.game = game = cluster.current(game)
+        await cluster.follow(game)
     game.attach(conn, seat, server.clock.now())
     if cluster is not None:
-        cluster.follow(game)  # caught up if it was not followed while nobody here watched
+        cluster.follow_later(game)
     known = since if isinstance(since, int) and not isinstance(since, bool) else 0
     conn.sent = known if 0 <= known <= game.version else 0
     conn.epoch = game.log_epoch

@@ -243,10 +243,16 @@ class Game:
     #: the lock knows a read begun after it arrived has been applied, and reads no more.
     reads: int = 0
     #: With other processes: changes were announced for this game while no socket here
-    #: watched it and this process held no lease on it, and were not applied (only
-    #: marked); a lookup reads the log anyway, a socket that attaches has it caught up
+    #: watched it and this process held no lease on it, and were not applied
+    #: (:meth:`alea.server.cluster.Cluster._heard`); since when (the server's clock).
+    #: A lookup reads the log anyway; a socket that attaches has the copy caught up
     #: (:meth:`alea.server.cluster.Cluster.follow`).
     behind: bool = False
+    behind_since: float = 0.0
+    #: The announcements kept meanwhile, as heard (first index, events, actors), so that
+    #: a socket that attaches is shown the game as it stands even while the database is
+    #: out of reach; None for one that said no more than "changed" (the log is read).
+    heard: list[tuple[int, list[str], list[int | None]] | None] = field(default_factory=list)
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).
     bot_task: asyncio.Task[None] | None = None

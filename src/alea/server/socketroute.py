@@ -15,6 +15,8 @@ docs/server.md's, unchanged; HTTP routes never reach this path.
 
 from __future__ import annotations
 
+import asyncio
+
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -52,4 +54,12 @@ class GameSockets:
         if game_id is None:
             await self.app(scope, receive, send)
             return
-        await serve_socket(WebSocket(scope, receive, send), self.server, game_id)
+        # In a task of its own: every resumption of a coroutine passes through each
+        # coroutine awaiting it, and this one sits under FastAPI's middlewares (about
+        # seven frames), while a socket resumes twice per move (the message arrives; the
+        # move is committed). The ASGI call only awaits the task's end.
+        socket = WebSocket(scope, receive, send)
+        task = asyncio.get_running_loop().create_task(
+            serve_socket(socket, self.server, game_id), name="ws-game"
+        )
+        await task
