@@ -40,6 +40,7 @@ from tests.server.support import (
     create_game,
     database,
     migrated_from,
+    play_turn,
     quick_bots,
 )
 
@@ -222,3 +223,61 @@ def test_presence_only_moves_forward_and_keeps_a_table_open(db: Database) -> Non
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version FROM games WHERE id = 'old'")).scalar_one() == 0
     engine.dispose()
+
+
+async def on_loop(server: LiveServer, coro: Any) -> Any:
+    """Run ``coro`` on ``server``'s own event loop (where its games live)."""
+    loop = server.games.cluster._sweeper.get_loop()
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, loop))
+
+
+def test_a_socket_never_attaches_to_a_copy_dropped_under_it(tmp_path: Path) -> None:
+    """B holds a game nobody there watches: the moves made at A are kept on B's copy,
+    unapplied, and B drops the copy once it is left behind. A socket whose lookup got the
+    copy just before the drop attaches to the copy in memory when it says hello: its own,
+    put back and caught up from what B kept, or the one a lookup loaded meanwhile; never
+    a copy that no longer follows the game."""
+    clock = ShiftedClock()
+    with two_processes(tmp_path, clock) as (a, b):
+        created = create_game(a.base, [HUMAN, HUMAN], name="S0")
+        game_id = created["game"]["id"]
+        claimed = httpx.post(f"{b.base}/api/games/{game_id}/seats/1/claim", json={"name": "S1"})
+        assert claimed.status_code == 200, claimed.text
+        cluster = b.games.cluster
+        assert cluster is not None
+        looked_up = b.games.core.games[game_id]  # what a socket's lookup at B got
+        before = looked_up.version
+
+        async def play() -> int:
+            tokens = [created["token"], claimed.json()["token"]]
+            clients = [await connect(a.ws_base, game_id, t) for t in tokens]
+            for _ in range(3):
+                _, ack = await play_turn(clients, random.Random(3))
+            for c in clients:
+                await c.close()
+            version: int = ack["version"]
+            return version
+
+        now = asyncio.run(play())
+        assert wait_for(lambda: looked_up.heard and looked_up.behind, 10)
+        assert looked_up.version == before  # kept, not applied: nobody at B watches it
+
+        async def drop_then_attach() -> tuple[bool, int]:
+            cluster.unwatched_ttl = 0.0
+            cluster._drop_behind()
+            dropped = game_id not in b.games.core.games
+            again = cluster.current(looked_up)  # the socket's hello, after the drop
+            assert again is looked_up and b.games.core.games[game_id] is looked_up
+            await cluster.follow(again)  # what B kept is enough: no read of the log
+            return dropped, again.version
+
+        dropped, version = asyncio.run(on_loop(b, drop_then_attach()))
+        assert dropped and version == now
+
+        async def dropped_and_reloaded() -> bool:
+            looked_up.behind = True
+            del b.games.core.games[game_id]  # dropped again, and a lookup loads a new copy
+            fresh = await b.games.get(game_id)
+            return cluster.current(looked_up) is fresh and fresh.version == now
+
+        assert asyncio.run(on_loop(b, dropped_and_reloaded()))
