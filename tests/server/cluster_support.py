@@ -25,6 +25,7 @@ import httpx
 import pytest
 
 from alea.deploy import nginx_conf
+from alea.server.clock import TEST_CLOCK_ENV
 from tests.server.support import Database, ServerProcess, database
 
 REDIS_ENV = "ALEA_TEST_REDIS_URL"
@@ -60,9 +61,42 @@ def free_port() -> int:
         return port
 
 
+class SharedClock:
+    """One clock for every process of a service that a test moves forward: the wall clock
+    plus an offset in a file the processes read (``alea serve``'s test-only
+    ``ALEA_TEST_CLOCK_FILE``, :class:`alea.server.clock.OffsetFileClock`).
+
+    Time still flows for the processes; :meth:`advance` makes a one-minute limit run out
+    in seconds instead of a minute, with every process seeing the same jump.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0.0
+        self._write()
+
+    def now(self) -> float:
+        """The processes' time now (epoch seconds)."""
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        """Move every process's clock ``seconds`` forward."""
+        self.offset += seconds
+        self._write()
+
+    def env(self) -> dict[str, str]:
+        """The environment a process needs to read this clock."""
+        return {TEST_CLOCK_ENV: str(self.path)}
+
+    def _write(self) -> None:
+        partial = self.path.with_suffix(".partial")
+        partial.write_text(repr(self.offset))
+        partial.replace(self.path)  # atomic: a process never reads half a number
+
+
 @dataclass
 class Service:
-    """N processes of one service: one database, one Redis prefix."""
+    """N processes of one service: one database, one Redis prefix (and maybe one clock)."""
 
     db: Database
     redis: str
@@ -70,8 +104,14 @@ class Service:
     data_dir: Path
     extra: tuple[str, ...]
     processes: list[ServerProcess] = field(default_factory=list)
+    clock: SharedClock | None = None
 
     def add(self) -> ServerProcess:
+        """One more process, started and serving."""
+        return self.spawn().ready()
+
+    def spawn(self) -> ServerProcess:
+        """One more process, started but not waited for (:meth:`ServerProcess.ready`)."""
         proc = ServerProcess(
             self.db.url,
             self.data_dir,
@@ -84,7 +124,8 @@ class Service:
             "--bot-processes",
             "0",
             *self.extra,
-        ).start()
+            env=self.clock.env() if self.clock is not None else None,
+        ).spawn()
         self.processes.append(proc)
         return proc
 
@@ -113,14 +154,22 @@ class Service:
 
 
 @contextlib.contextmanager
-def service(tmp_path: Path, count: int, *extra: str) -> Iterator[Service]:
-    """``count`` processes on a fresh PostgreSQL schema and a fresh Redis prefix."""
+def service(tmp_path: Path, count: int, *extra: str, clock: bool = False) -> Iterator[Service]:
+    """``count`` processes on a fresh PostgreSQL schema and a fresh Redis prefix; with
+    ``clock``, on one :class:`SharedClock` the test moves (``Service.clock``).
+
+    The first process migrates the new schema alone (two migrating one schema at once
+    would collide); the others then start side by side, as a deployment's would.
+    """
     url = redis_url()
     with database("postgresql", tmp_path) as db:
-        found = Service(db, url, f"alea-t-{secrets.token_hex(4)}", tmp_path, extra)
+        shared = SharedClock(tmp_path / "clock-offset") if clock else None
+        found = Service(db, url, f"alea-t-{secrets.token_hex(4)}", tmp_path, extra, clock=shared)
         try:
-            for _ in range(count):
+            if count:
                 found.add()
+            for proc in [found.spawn() for _ in range(count - 1)]:
+                proc.ready()
             yield found
         finally:
             found.stop()

@@ -200,16 +200,30 @@ class LiveServer:
 class ServerProcess:
     """``python -m alea serve`` as a child process, which a test may SIGKILL."""
 
-    def __init__(self, database_url: str | None, data_dir: Path, *extra: str) -> None:
+    def __init__(
+        self,
+        database_url: str | None,
+        data_dir: Path,
+        *extra: str,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
         self.extra = extra
+        #: Environment variables the process gets besides the test's own.
+        self.env = env or {}
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
         self.ws_base = ""
         self.output: list[str] = []
 
     def start(self) -> ServerProcess:
+        """Start the process and wait until it serves (its URL printed, healthy)."""
+        return self.spawn().ready()
+
+    def spawn(self) -> ServerProcess:
+        """Start the process without waiting for it: several may start at once, then
+        :meth:`ready` waits for each."""
         database = ["--database-url", self.database_url] if self.database_url else []
         cmd = [
             sys.executable,
@@ -226,9 +240,18 @@ class ServerProcess:
             *self.extra,
         ]
         self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            env={**os.environ, **self.env},
         )
-        assert self.proc.stdout is not None
+        return self
+
+    def ready(self) -> ServerProcess:
+        """Wait until the spawned process has printed its URL and answers its health check."""
+        assert self.proc is not None and self.proc.stdout is not None
         deadline = time.time() + 60
         while time.time() < deadline:
             line = self.proc.stdout.readline()

@@ -155,6 +155,7 @@ def test_wrong_passwords_are_rate_limited_per_account_and_per_address(db: Databa
         device.close()
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 def test_no_user_enumeration_by_message_or_timing(sqlite_db: Database) -> None:
     with live(sqlite_db.url, login_limit_per_address="100/minute") as server:
         assert Browser(server.base).sign_up("Valeria").status_code == 201

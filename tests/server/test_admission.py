@@ -17,6 +17,7 @@ from alea.server.errors import ServerError
 from tests.server.support import Database, LiveServer, connect, human_game, quick_bots
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 def test_openings_wait_their_turn_and_past_the_line_are_refused() -> None:
     async def scenario() -> None:
         gate = Admission(at_once=1, waiting=1, wait=5.0)
@@ -44,6 +45,7 @@ def test_openings_wait_their_turn_and_past_the_line_are_refused() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 def test_an_opening_that_waits_too_long_is_refused() -> None:
     async def scenario() -> None:
         gate = Admission(at_once=1, waiting=10, wait=0.1)

@@ -53,6 +53,7 @@ def code(answer: httpx.Response) -> str:
     return found
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 @pytest.mark.parametrize("processes", [0, 1])
 def test_an_analysis_runs_in_the_background_and_is_stored_once(
     db: Database, processes: int

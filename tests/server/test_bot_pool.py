@@ -28,6 +28,7 @@ def timed(call: Any) -> tuple[float, Any]:
     return time.perf_counter() - started, result
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 @pytest.mark.parametrize("processes", [1, 0])
 def test_busy_bots_leave_the_request_path_alone(db: Database, processes: int) -> None:
     settings = Settings(

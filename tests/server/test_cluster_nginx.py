@@ -100,6 +100,7 @@ def test_a_game_through_nginx_survives_kill_9_of_a_process(deployment: Deploymen
     assert status(lb.base, game_id)["version"] > 40
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 def test_bots_move_exactly_once_and_survive_their_process(deployment: Deployment) -> None:
     svc, lb = deployment
     bots = [{"kind": "bot", "level": "easy"}] * 2

@@ -3,25 +3,32 @@
 Both processes have the game in memory and watch its deadline, but only the one
 holding the game's lease declares the last round; here the players' sockets are
 at the *other* process, which hears the declaration through the fan-out. The
-shortest limit the server accepts is one minute, so this test waits for it
-(about 65 s; the single-process tests move an injected clock instead). Skips,
-saying why, without PostgreSQL or Redis (tests/server/cluster_support.py).
+shortest limit the server accepts is one minute: the processes share a clock the test
+moves (``SharedClock``) to a few seconds before the deadline, longer before it than
+the processes' deadline watchers sleep between looks, so from then on each watches
+the deadline arrive exactly as it would have after a real minute. Skips, saying
+why, without PostgreSQL or Redis (tests/server/cluster_support.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-import time
 from pathlib import Path
 
 import httpx
 from sqlalchemy import create_engine, text
 
+from alea.server.config import Settings
 from tests.server.cluster_support import Service, service, wait_for
 from tests.server.support import Client, connect
 from tests.server.test_romano_clock import has_last_round, post_game
 from tests.server.test_romano_server import HUMAN, play
+
+#: Seconds of the one-minute limit left when the test moves the clock forward: more than
+#: the longest the processes' deadline watchers sleep between two looks at the clock
+#: (``Settings.deadline_poll``, 5 s), so each has seen the jump before the deadline.
+LEFT = Settings.deadline_poll + 2.0
 
 
 def leases(svc: Service) -> list[int]:
@@ -43,8 +50,10 @@ def stored_events(db_url: str, game_id: str) -> list[str]:
 def test_the_time_limit_fires_once_while_the_sockets_are_at_the_other_process(
     tmp_path: Path,
 ) -> None:
-    with service(tmp_path, 2) as svc:
+    with service(tmp_path, 2, clock=True) as svc:
         a, b = svc.processes
+        clock = svc.clock
+        assert clock is not None
         created = post_game(
             a.base, {"seats": [HUMAN, HUMAN], "game": "romano", "name": "Anna", "time_limit": 1}
         )
@@ -55,7 +64,7 @@ def test_the_time_limit_fires_once_while_the_sockets_are_at_the_other_process(
         tokens = [created.json()["token"], claimed.json()["token"]]
         info = httpx.get(f"{a.base}/api/games/{game_id}", timeout=30).json()
         deadline = info["clock"]["deadline"]
-        assert info["status"] == "active" and deadline <= time.time() + 61
+        assert info["status"] == "active" and deadline <= clock.now() + 61
         assert (
             httpx.get(f"{b.base}/api/games/{game_id}", timeout=30).json()["clock"]
             == (info["clock"])
@@ -69,13 +78,16 @@ def test_the_time_limit_fires_once_while_the_sockets_are_at_the_other_process(
             clients: list[Client] = [await connect(sockets.ws_base, game_id, t) for t in tokens]
             await play(clients, random.Random(3), limit=4)  # moves made at the socket side
             assert not has_last_round(clients[0])
+            # Most of the minute passes at once; what is left is longer than a deadline
+            # watcher sleeps before it looks at the clock again (Settings.deadline_poll).
+            clock.advance(deadline - LEFT - clock.now())
             declared = await clients[0].until(
                 lambda m: m["type"] == "update" and has_last_round(clients[0]),
-                deadline - time.time() + 20,
+                deadline - clock.now() + 20,
             )
             assert declared["clock"]["last_round"] is True
             await clients[1].until(lambda m: m["type"] == "update" and has_last_round(clients[1]))
-            assert time.time() >= deadline - 1  # not early
+            assert clock.now() >= deadline - 1  # not early
             await asyncio.sleep(3.0)  # every process has looked at its deadline by now
             for client in clients:
                 assert [e for e, _ in client.log].count("last-round") == 1

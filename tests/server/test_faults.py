@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -77,6 +78,7 @@ async def one_move(clients: list[Client], rng: random.Random) -> float:
     return time.monotonic() - started
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 def test_a_redis_restart_mid_game_loses_nothing_and_fans_out_again(tmp_path: Path) -> None:
     with (
         PrivateRedis(tmp_path / "redis") as redis,

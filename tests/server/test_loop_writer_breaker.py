@@ -41,6 +41,7 @@ def black_hole(port: int) -> Iterator[None]:
         sock.close()
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 def test_an_unreachable_database_delays_the_loop_writer_once(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:

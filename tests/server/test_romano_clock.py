@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import text
 
 from alea.romano.ceiling import distance
@@ -258,6 +259,7 @@ async def finish(server: LiveServer, game_id: str, tokens: list[str]) -> dict[st
     return view
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 def test_restart_declares_an_overdue_last_round_exactly_once(db: Database) -> None:
     clock = ShiftedClock()
     with LiveServer(settings_for(db, clock)) as server:

@@ -85,6 +85,7 @@ class Serving:
                 self.proc.wait(timeout=10)
 
 
+@pytest.mark.serial  # measures time: runs alone (tests/conftest.py)
 def test_serve_waits_for_a_postgresql_started_late(tmp_path: Path) -> None:
     with database("postgresql", tmp_path / "db") as db:
         target = make_url(db.url)

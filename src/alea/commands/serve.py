@@ -143,6 +143,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from alea.server import Settings, create_app
+        from alea.server.clock import clock_from_environment
         from alea.server.cluster import ClusterRefused, check_database
         from alea.server.config import default_database_url
         from alea.server.fastsocket import socket_options
@@ -180,6 +181,7 @@ def register(app: typer.Typer) -> None:
             public_url=public_url,
             redis_url=redis_url or None,
             redis_prefix=redis_prefix,
+            clock=clock_from_environment(),  # time.time but in tests (TEST_CLOCK_ENV)
         )
         if smtp_url:
             from alea.server.mailer import parse_smtp_url

@@ -22,8 +22,11 @@ import asyncio
 import contextlib
 import enum
 import logging
+import os
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Final, Literal
 
 from alea.game import GameInfo
@@ -83,6 +86,40 @@ class Clock:
     def idle(self, turn_since: float) -> bool:
         """Whether a decision that began at ``turn_since`` has been idle long enough now."""
         return self._now() >= self.takeover_at(turn_since)
+
+
+#: TEST ONLY, never set in production: the environment variable naming a file whose number
+#: ``alea serve`` adds to the wall clock (:class:`OffsetFileClock`). Tests of several
+#: processes (tests/server/cluster_support.py) have no ``Settings.clock`` to inject into a
+#: child process; with this they move every process's clock forward together, so a
+#: one-minute time limit runs out in seconds. Unset (the default), the clock is time.time.
+TEST_CLOCK_ENV: Final = "ALEA_TEST_CLOCK_FILE"
+
+
+class OffsetFileClock:
+    """TEST ONLY: the wall clock plus the seconds written in a file, read at every call.
+
+    Time still flows; a test moves it forward by rewriting the file (atomically, with a
+    rename, so a reader never sees half a number). Every process given the same file
+    shares one clock, as machines on one time server do.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self()  # an unreadable file fails at start-up, not at the first deadline
+
+    def __call__(self) -> float:
+        return time.time() + float(self.path.read_text())
+
+
+def clock_from_environment() -> Callable[[], float]:
+    """The clock ``alea serve`` measures with: time.time, unless a test set
+    :data:`TEST_CLOCK_ENV` (then an :class:`OffsetFileClock` on that file)."""
+    path = os.environ.get(TEST_CLOCK_ENV)
+    if not path:
+        return time.time
+    log.warning("%s is set: the server's clock is moved by a test (%s)", TEST_CLOCK_ENV, path)
+    return OffsetFileClock(Path(path))
 
 
 def time_limit_for(info: GameInfo, asked: object) -> int | None:
