@@ -202,12 +202,6 @@ class LoopWriter:
         return True
 
     @staticmethod
-    def moves(ops: Sequence[Callable[[Connection], Any]]) -> list[AppendEvents] | None:
-        """``ops`` as moves if every one is a plain append (else None: the thread's)."""
-        found = LoopWriter.split(ops)
-        return found[0] if found is not None and not found[1] else None
-
-    @staticmethod
     def split(
         ops: Sequence[Callable[[Connection], Any]],
     ) -> tuple[list[AppendEvents], list[PutSnapshot]] | None:
