@@ -424,14 +424,17 @@ def create_game(base: str, seats: list[dict[str, Any]], **body: Any) -> dict[str
     return result
 
 
-def human_game(base: str, players: int) -> tuple[str, list[str]]:
-    """A game of ``players`` humans with every seat claimed; returns (id, tokens by seat)."""
+def human_game(base: str, players: int, claim_at: str | None = None) -> tuple[str, list[str]]:
+    """A game of ``players`` humans with every seat claimed; returns (id, tokens by seat).
+    ``claim_at``: the other seats are claimed through that server (another process of
+    the service), which then holds the game too."""
     created = create_game(base, [{"kind": "human"}] * players, name="Seat 0")
     game_id = created["game"]["id"]
     tokens = [created["token"]]
     for seat in range(1, players):
         answer = HTTP.post(
-            f"{base}/api/games/{game_id}/seats/{seat}/claim", json={"name": f"Seat {seat}"}
+            f"{claim_at or base}/api/games/{game_id}/seats/{seat}/claim",
+            json={"name": f"Seat {seat}"},
         )
         assert answer.status_code == 200, answer.text
         tokens.append(answer.json()["token"])

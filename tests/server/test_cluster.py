@@ -22,7 +22,7 @@ import pytest
 from alea.server import Settings, create_app
 from alea.server.cluster import ClusterRefused
 from tests.server.cluster_support import service, wait_for
-from tests.server.support import Client, connect, create_game, play_turn
+from tests.server.support import Client, connect, create_game, human_game, play_turn
 
 
 def test_sqlite_refuses_several_processes(tmp_path: Path) -> None:
@@ -220,11 +220,7 @@ def test_a_copy_nobody_watches_is_read_from_the_log_when_wanted(tmp_path: Path) 
     rng = random.Random(16)
     with service(tmp_path, 2, "--unwatched-ttl", "1") as svc:
         a, b = svc.processes
-        created = create_game(a.base, [{"kind": "human"}] * 2, name="S0")
-        game_id = created["game"]["id"]
-        claimed = httpx.post(f"{b.base}/api/games/{game_id}/seats/1/claim", json={"name": "S1"})
-        assert claimed.status_code == 200, claimed.text
-        tokens = [created["token"], claimed.json()["token"]]
+        game_id, tokens = human_game(a.base, 2, claim_at=b.base)
 
         async def play() -> None:
             clients = [await connect(a.ws_base, game_id, t) for t in tokens]

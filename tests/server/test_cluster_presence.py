@@ -39,6 +39,7 @@ from tests.server.support import (
     connect,
     create_game,
     database,
+    human_game,
     migrated_from,
     play_turn,
     quick_bots,
@@ -239,17 +240,13 @@ def test_a_socket_never_attaches_to_a_copy_dropped_under_it(tmp_path: Path) -> N
     a copy that no longer follows the game."""
     clock = ShiftedClock()
     with two_processes(tmp_path, clock) as (a, b):
-        created = create_game(a.base, [HUMAN, HUMAN], name="S0")
-        game_id = created["game"]["id"]
-        claimed = httpx.post(f"{b.base}/api/games/{game_id}/seats/1/claim", json={"name": "S1"})
-        assert claimed.status_code == 200, claimed.text
+        game_id, tokens = human_game(a.base, 2, claim_at=b.base)
         cluster = b.games.cluster
         assert cluster is not None
         looked_up = b.games.core.games[game_id]  # what a socket's lookup at B got
         before = looked_up.version
 
         async def play() -> int:
-            tokens = [created["token"], claimed.json()["token"]]
             clients = [await connect(a.ws_base, game_id, t) for t in tokens]
             for _ in range(3):
                 _, ack = await play_turn(clients, random.Random(3))
@@ -275,7 +272,7 @@ def test_a_socket_never_attaches_to_a_copy_dropped_under_it(tmp_path: Path) -> N
         assert dropped and version == now
 
         async def dropped_and_reloaded() -> bool:
-            looked_up.behind = True
+            looked_up.heard.append(None)
             del b.games.core.games[game_id]  # dropped again, and a lookup loads a new copy
             fresh = await b.games.get(game_id)
             return cluster.current(looked_up) is fresh and fresh.version == now

@@ -259,7 +259,6 @@ async def catch_up(core: Core, game: Game, heard_clock: object = None) -> bool:
     kept = len(game.heard)  # announcements kept unapplied so far: this read holds them
     stored = await outage.read(load_since, core.store.engine, game.id, game.version)
     del game.heard[:kept]  # (kept if the read failed: they still show the game as it is)
-    game.behind = bool(game.heard)
     if stored is None:
         return False
     was_finished = game.status == FINISHED

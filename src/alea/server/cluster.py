@@ -310,8 +310,8 @@ class Cluster:
             and game_id not in self._catching
             and not self.leases.holds(game_id)
         ):
-            if not game.behind:
-                game.behind, game.behind_since = True, self.core.clock.now()
+            if not game.heard:
+                game.behind_since = self.core.clock.now()
             if start is not None and events and actors is not None:
                 game.heard.append((start, events, actors))
             else:
@@ -381,11 +381,9 @@ class Cluster:
         async with game.lock:
             kept = list(game.heard)
             game.heard.clear()
-            game.behind = False
         for item in kept:
             if item is None or not await self._append(game, *item):
-                game.behind = True
-                game.heard.append(None)
+                game.heard.append(None)  # the log, then
                 return False
         return True
 
@@ -417,7 +415,8 @@ class Cluster:
         found = self.core.games.get(game.id)
         if found is None:
             found = self.core.games[game.id] = game
-            game.behind = True  # dropped as behind: read the log once a socket is on it
+            # Dropped: what was announced since went unheard here; the log says it.
+            game.heard.append(None)
             self.core.track_deadline(game)
         return found
 

@@ -242,17 +242,15 @@ class Game:
     #: each under :attr:`lock`): a lookup that sees the count move while it waits for
     #: the lock knows a read begun after it arrived has been applied, and reads no more.
     reads: int = 0
-    #: With other processes: changes were announced for this game while no socket here
-    #: watched it and this process held no lease on it, and were not applied
-    #: (:meth:`alea.server.cluster.Cluster._heard`); since when (the server's clock).
-    #: A lookup reads the log anyway; a socket that attaches has the copy caught up
-    #: (:meth:`alea.server.cluster.Cluster.follow`).
-    behind: bool = False
-    behind_since: float = 0.0
-    #: The announcements kept meanwhile, as heard (first index, events, actors), so that
-    #: a socket that attaches is shown the game as it stands even while the database is
-    #: out of reach; None for one that said no more than "changed" (the log is read).
+    #: With other processes: the changes announced for this game while no socket here
+    #: watched it and this process held no lease on it, kept unapplied as heard (first
+    #: index, events, actors; :meth:`alea.server.cluster.Cluster._heard`), so that a
+    #: socket that attaches is shown the game as it stands even while the database is
+    #: out of reach (:meth:`alea.server.cluster.Cluster.follow`); None for one that said
+    #: no more than "changed", or for more than was kept: the log must be read.
     heard: list[tuple[int, list[str], list[int | None]] | None] = field(default_factory=list)
+    #: Since when (the server's clock) :attr:`heard` has held something.
+    behind_since: float = 0.0
     connections: set[Listener] = field(default_factory=set)
     #: The task playing the bots' consecutive turns (see :mod:`alea.server.seats`).
     bot_task: asyncio.Task[None] | None = None
@@ -275,6 +273,12 @@ class Game:
     def game_name(self) -> str:
         """The short name of the game played: the stored ``games.game``."""
         return self.info.name
+
+    @property
+    def behind(self) -> bool:
+        """Whether changes were announced that this copy did not apply (:attr:`heard`):
+        a lookup reads the log anyway; a socket that attaches has it caught up first."""
+        return bool(self.heard)
 
     @property
     def version(self) -> int:
