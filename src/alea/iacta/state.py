@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 # CHANCE and TERMINAL are shared by every game (alea.game); views and determinize read them here.
 from alea.game import CHANCE as CHANCE
@@ -68,6 +68,9 @@ from alea.iacta.notation import (
     fortuna_outcome,
     parse,
 )
+
+if TYPE_CHECKING:
+    from alea.iacta.view_text import Encode, TextParts
 
 DICE_PER_PLAYER: Final = 8
 #: Senate cards the first-ranked player draws at an evaluation (RULES.md §4.2).
@@ -145,6 +148,7 @@ class State(Board):
         "_result",
         "_rolled",
         "_shown_accounts",
+        "_view_text",
         "castrum_queue",
         "dice_left",
         "ending",
@@ -242,6 +246,9 @@ class State(Board):
     #: (:meth:`_note_evaluation`), so a copy stands while its account is the same object:
     #: clones share the list, which is replaced, never changed.
     _shown_accounts: list[tuple[dict[str, Any], dict[str, Any]]] | None
+    #: The public part encoded as JSON text for :func:`alea.iacta.view_text.view_text`,
+    #: kept and cleared with ``_public_view``, or None.
+    _view_text: TextParts | None
 
     # ------------------------------------------------------------------ set-up
 
@@ -253,6 +260,7 @@ class State(Board):
         """
         self._public_view = None
         self._shown_accounts = None
+        self._view_text = None
 
     @classmethod
     def _new(cls, players: int) -> State:
@@ -530,6 +538,7 @@ class State(Board):
         """
         # Before anything is changed: no view built before this event outlives it.
         self._public_view = None
+        self._view_text = None
         phase = self.phase
         if phase == GAME_OVER:
             raise IllegalActionError(f"{x}: the game is over")
@@ -1076,6 +1085,13 @@ class State(Board):
         from alea.iacta.views import view
 
         return view(self, seat)
+
+    def view_text(self, seat: int | None, encode: Encode) -> str:
+        """:meth:`view` as JSON text written by ``encode`` (the same value), the public
+        part encoded once per position: see :mod:`alea.iacta.view_text`."""
+        from alea.iacta.view_text import view_text
+
+        return view_text(self, seat, encode)
 
     def log(self, seat: int | None, start: int = 0) -> list[str]:
         """The history from ``start`` on as ``seat`` may see it: others' hidden draws and

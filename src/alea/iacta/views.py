@@ -37,6 +37,7 @@ __all__ = [
     "HIDDEN",
     "log",
     "parse_view",
+    "public_part",
     "redacted_kinds",
     "reference_view",
     "replay_view",
@@ -83,10 +84,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"seat {seat} does not exist in a {state.players}-player game")
-    public = state._public_view
-    if public is None:
-        public = to_json(knowledge(state, None), state)
-        state._public_view = public
+    public = public_part(state)
     shown = _copy_public(public)
     if seat is None:
         nobody: list[None] = public["senate_bottom"]
@@ -101,6 +99,16 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     shown["senate_hand"] = list(hand) if hand is not None else None
     shown["senate_bottom"] = list(bottom)
     return shown
+
+
+def public_part(state: State) -> dict[str, Any]:
+    """The public part of ``state``'s views (the spectator's view), written at the first
+    call per position and kept on the state (see :func:`view`). Shared: never change it."""
+    public = state._public_view
+    if public is None:
+        public = to_json(knowledge(state, None), state)
+        state._public_view = public
+    return public
 
 
 def reference_view(state: State, seat: int | None) -> dict[str, Any]:
