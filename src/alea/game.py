@@ -235,6 +235,13 @@ class GameState(Protocol[ActionT, OutcomeT]):
         """
         ...
 
+    def view_text(self, seat: int | None, encode: Callable[[Any], str], /) -> str:
+        """:meth:`view` as JSON text written by ``encode`` (a value to its JSON text): the
+        same JSON value as ``encode(self.view(seat))``. A server sends every seat its view
+        after every event; an engine may write the seats' common part once per position
+        (Alea Iacta Est does: :mod:`alea.iacta.view_text`)."""
+        ...
+
     def log(self, seat: int | None, start: int = 0, /) -> list[str]:
         """:attr:`history` from entry ``start`` on, as ``seat`` may see it (one entry per
         event; hidden events redacted). A server sends each seat only the entries it has not

@@ -190,6 +190,8 @@ def _check_views_and_logs(info: GameInfo, state: AnyState) -> None:
     for seat in [None, *range(state.players)]:
         view = state.view(seat)
         json.dumps(view)  # JSON-ready
+        text = state.view_text(seat, json.dumps)
+        assert json.loads(text) == json.loads(json.dumps(view)), "view_text is the view"
         assert view["game"] == info.game and view["players"] == state.players
         assert view["seat"] == seat
         full = state.log(seat)

@@ -53,6 +53,13 @@ class LeakyView(toy.State):
         return shown
 
 
+class TextViewDiffers(toy.State):
+    def view_text(self, seat: int | None, encode: Callable[[Any], str]) -> str:
+        shown = self.view(seat)
+        shown.pop("phase")  # the text leaves a key out
+        return encode(shown)
+
+
 class LeakyLog(toy.State):
     def log(self, seat: int | None, start: int = 0) -> list[str]:
         return self.history[start:]  # others' deals shown
@@ -109,6 +116,7 @@ def same_state(state: AnyState, seat: int, rng: random.Random) -> AnyState:
 
 CASES: list[tuple[str, GameInfo, Callable[[GameInfo, Mapping[str, Any], int, int], None]]] = [
     ("a view shows others' cards", broken(LeakyView), checks.check_views_hide),
+    ("view_text is not the view", broken(TextViewDiffers), checks.check_every_step),
     ("a log shows others' cards", broken(LeakyLog), checks.check_views_hide),
     ("resample draws nothing", broken(toy.State, resample=same_state), checks.check_views_hide),
     ("a clone shares a list", broken(SharedClone), checks.check_clone),

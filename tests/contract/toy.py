@@ -16,7 +16,7 @@ it; registering :data:`INFO` is all it takes for ``tests/contract`` to test it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Self
 
@@ -201,6 +201,9 @@ class State:
             "result": self.result(),
         }
 
+
+    def view_text(self, seat: int | None, encode: Callable[[Any], str]) -> str:
+        return encode(self.view(seat))
     def replay_view(self, step: int | None = None) -> dict[str, Any]:
         """The table after ``step`` events of the finished game, every card shown."""
         if self.phase != "over":

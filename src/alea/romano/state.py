@@ -22,7 +22,7 @@ implemented.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal
 
 from alea.game import CHANCE as CHANCE  # the values every game shares (alea.game)
@@ -583,6 +583,11 @@ class State:
         from alea.romano.views import view
 
         return view(self, seat)
+
+    def view_text(self, seat: int | None, encode: Callable[[Any], str]) -> str:
+        """:meth:`view` as JSON text written by ``encode`` (a view here is small: encoded
+        whole)."""
+        return encode(self.view(seat))
 
     def log(self, seat: int | None, start: int = 0) -> list[str]:
         """The history from ``start`` on as ``seat`` may see it: all of it (the answers

@@ -28,7 +28,7 @@ from typing import Any, Final, Protocol
 
 from alea.bots import Bot
 from alea.game import AnyState, GameInfo
-from alea.server import auth
+from alea.server import auth, wire
 from alea.server.clock import Clock
 from alea.server.errors import ServerError
 from alea.server.games import HUMAN_REFEREE, REFEREE, SOFTWARE
@@ -353,6 +353,11 @@ class Game:
     def view_for(self, seat: int | None) -> dict[str, Any]:
         """The view of ``seat``; the referee sees the public table, like a spectator."""
         return self.state.view(None if seat == REFEREE else seat)
+
+    def view_text(self, seat: int | None) -> str:
+        """:meth:`view_for` as the wire's JSON text, the seats' common part written once per
+        position by the engine (``GameState.view_text``)."""
+        return self.state.view_text(None if seat == REFEREE else seat, wire.dumps)
 
     def log_entries(self, seat: int | None, start: int) -> list[list[Any]]:
         """``[event, actor]`` pairs of the log as ``seat`` may see it, from ``start`` on."""

@@ -119,6 +119,18 @@ def own(game: Game, seat: int | None) -> dict[str, Any]:
     }
 
 
+def own_text(game: Game, seat: int | None) -> str:
+    """:func:`own` as JSON text without its braces (the ``update``'s per-seat part): the
+    view written by the engine from the position's public text (``Game.view_text``)."""
+    legal = game.legal_for(seat)
+    return (
+        f'"seat":{"null" if seat is None or seat == REFEREE else seat},'
+        f'"role":{_encode(role_name(seat))},"view":{game.view_text(seat)},'
+        f'"legal":{_encode(legal) if legal else "[]"},'
+        f'"undo":{"true" if game.may_undo(seat) else "false"}'
+    )
+
+
 def tail(game: Game, clock: Clock) -> dict[str, Any]:
     """The last keys every seat shares: seats and presence, idle takeover, time limit,
     referee, and the rematch offered after the end."""
@@ -157,7 +169,7 @@ def update_message(
         if shared is None or shared[0] != game.stamp:
             shared = (game.stamp, _inner(head(game)), _inner(tail(game, clock)))
             game.shared_cache = shared
-        text = f'{{"type":"update",{shared[1]},{_inner(own(game, seat))},{shared[2]}'
+        text = f'{{"type":"update",{shared[1]},{own_text(game, seat)},{shared[2]}'
         game.seat_cache[key] = (game.stamp, text)
     else:
         text = cached[1]
