@@ -201,9 +201,9 @@ class State:
             "result": self.result(),
         }
 
-
     def view_text(self, seat: int | None, encode: Callable[[Any], str]) -> str:
         return encode(self.view(seat))
+
     def replay_view(self, step: int | None = None) -> dict[str, Any]:
         """The table after ``step`` events of the finished game, every card shown."""
         if self.phase != "over":

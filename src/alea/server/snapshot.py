@@ -9,10 +9,11 @@ did not pass through the engine's view and log of that seat.
 
 The ``update`` is the server's hot path (every accepted action sends one to
 every connection), so it is assembled from JSON text: the parts every seat
-shares are encoded once per change, each seat's view and legal moves once per
-change, and only the log delta per connection. The HTTP answer goes through
-the ``StateOut`` schema, which leaves out ``turn_since`` (the browser only
-needs it to count an idle takeover down).
+shares are encoded once per change, each seat's part (:func:`own_text`: its view
+written by the engine from the position's public text, ``GameState.view_text``,
+and its legal moves) once per change, and only the log delta per connection. The
+HTTP answer goes through the ``StateOut`` schema, which leaves out ``turn_since``
+(the browser only needs it to count an idle takeover down).
 """
 
 from __future__ import annotations
