@@ -12,7 +12,6 @@ CI runs them on the compiled build and again with ``ALEA_PURE_PYTHON=1``.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import orjson
@@ -22,6 +21,7 @@ import alea.iacta as iacta
 from alea.iacta import COMPILED
 from alea.iacta.view_text import view_text
 from alea.iacta.views import view
+from tests.iacta.helpers import every_node
 
 GAMES = 4 if COMPILED else 2
 
@@ -41,11 +41,8 @@ def same_value(text: str, state: iacta.State, seat: int | None, encode: Any) -> 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_view_text_is_the_view_at_every_step(players: int) -> None:
     for seed in range(GAMES):
-        rng = random.Random(seed * 31 + players)
-        state = iacta.new_game(players)
         other: iacta.State | None = None
-        step = 0
-        while True:
+        for step, state in enumerate(every_node(players, seed * 31 + players)):
             encode = compact if step % 2 == 0 else spaced
             for seat in [*range(players), None]:
                 same_value(state.view_text(seat, encode), state, seat, encode)
@@ -60,20 +57,11 @@ def test_view_text_is_the_view_at_every_step(players: int) -> None:
                     same_value(other.view_text(1, compact), other, 1, compact)
                     same_value(state.view_text(1, compact), state, 1, compact)
                 other = twin
-            if state.is_terminal():
-                break
-            if state.is_chance():
-                state.apply(state.sample_chance(rng))
-            else:
-                state.apply(rng.choice(state.legal_actions()))
-            step += 1
 
 
 def test_a_seat_s_text_holds_its_own_secrets_and_no_one_elses() -> None:
-    rng = random.Random(7)
-    state = iacta.new_game(4)
     seen_secret = False
-    for _ in range(400):
+    for state in every_node(4, 7):
         public = json.loads(state.view_text(None, compact))["players_info"]
         for seat in range(4):
             shown = json.loads(state.view_text(seat, compact))
@@ -85,12 +73,6 @@ def test_a_seat_s_text_holds_its_own_secrets_and_no_one_elses() -> None:
                     seen_secret = seen_secret or bool(entry["senate"])
                 else:  # another seat's entry: what a spectator sees of it, nothing more
                     assert entry == public[entry["seat"]]
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
     assert seen_secret, "the game never dealt a Senate card: the check saw no secret"
 
 

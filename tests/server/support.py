@@ -34,9 +34,10 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, text
 
+import alea.game
 from alea.server import Settings, create_app
 from alea.server.fastsocket import socket_options
-from alea.server.tables import migrate
+from alea.server.tables import GameRecord, SeatRecord, migrate
 
 PG_ENV = "ALEA_TEST_DATABASE_URL"
 
@@ -466,3 +467,35 @@ def migrated_from(url: str, revision: str, insert: str) -> Engine:
         conn.execute(text(insert))
     migrate(engine)
     return engine
+
+
+def stored_game(
+    game_id: str, events: int, seed: int, players: int = 2
+) -> tuple[GameRecord, list[int | None]]:
+    """A game of Alea Iacta Est played at random for ``events`` events (then to the next
+    decision), or to its end if it ends first, as the server stores one: the record (active,
+    or finished with its result) and the events' actors, for ``op_create_game``."""
+    rng = random.Random(seed)
+    state = alea.game.info("iacta").new_game(players)
+    actors: list[int | None] = []
+    while (len(state.history) < events or state.is_chance()) and not state.is_terminal():
+        actors.append(state.actor())
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    now = time.time()
+    record = GameRecord(
+        id=game_id,
+        players=players,
+        status="finished" if state.is_terminal() else "active",
+        public=False,
+        title="",
+        created_at=now,
+        updated_at=now,
+        version=len(state.history),
+        result=state.result(),
+        seats=[SeatRecord(s, "human", None, f"p{s}", f"{s}" * 64) for s in range(players)],
+        events=list(state.history),
+    )
+    return record, actors

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,40 +16,10 @@ import alea.game
 from alea.server.config import Settings
 from alea.server.service import GameServer
 from alea.server.storage import Store
-from alea.server.tables import GameRecord, SeatRecord
 from alea.server.writes import op_create_game
-from tests.server.support import Database
+from tests.server.support import Database, stored_game
 
 EVERY = 16
-
-
-def stored_game(game_id: str, events: int, seed: int) -> tuple[GameRecord, list[int | None]]:
-    """An active two-player game of Alea Iacta Est played at random for ``events`` events
-    (then to the next decision), as the server stores one."""
-    rng = random.Random(seed)
-    state = alea.game.info("iacta").new_game(2)
-    actors: list[int | None] = []
-    while len(state.history) < events or state.is_chance():
-        actors.append(state.actor())
-        if state.is_chance():
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    now = time.time()
-    record = GameRecord(
-        id=game_id,
-        players=2,
-        status="active",
-        public=False,
-        title="",
-        created_at=now,
-        updated_at=now,
-        version=len(state.history),
-        result=None,
-        seats=[SeatRecord(s, "human", None, f"p{s}", f"{s}" * 64) for s in range(2)],
-        events=list(state.history),
-    )
-    return record, actors
 
 
 def replayed(store: Store, game_id: str) -> dict[str, Any]:
