@@ -77,17 +77,6 @@ class TextParts:
         self.spectator: str | None = None
 
 
-#: The marks as each encoder writes them (an encoder is a module's function: few of them).
-_WRITTEN: dict[Encode, list[str]] = {}
-
-
-def _written_marks(encode: Encode) -> list[str]:
-    written = _WRITTEN.get(encode)
-    if written is None:
-        written = _WRITTEN[encode] = [encode(mark) for mark in _MARKS]
-    return written
-
-
 def _parts(state: State, encode: Encode) -> TextParts | None:
     """The pieces of ``state``'s public part for ``encode``; None if the text could not be
     cut at the marks (each must appear exactly once; then the caller encodes whole)."""
@@ -97,7 +86,8 @@ def _parts(state: State, encode: Encode) -> TextParts | None:
         template[key] = mark
     text = encode(template)
     found: list[tuple[int, int, int]] = []
-    for place, written in enumerate(_written_marks(encode)):
+    for place, mark in enumerate(_MARKS):
+        written = encode(mark)  # per position, not kept per encoder: callers may pass lambdas
         at = text.find(written)
         if at < 0 or text.find(written, at + 1) >= 0:
             return None
