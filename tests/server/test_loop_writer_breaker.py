@@ -47,7 +47,9 @@ def test_an_unreachable_database_delays_the_loop_writer_once(
 ) -> None:
     if not db.url.startswith("postgresql"):
         pytest.skip("the loop's connection is PostgreSQL's")
-    monkeypatch.setattr(loopwriter, "CONNECT_TIMEOUT", 1)
+    # A wait of the whole timeout must stand out from a write straight to the thread even on
+    # a loaded machine (a write there has taken 0.56 s): twice the largest such write allowed.
+    monkeypatch.setattr(loopwriter, "CONNECT_TIMEOUT", 2)
     store = Store(db.url)
     store.migrate()
     real = make_url(db.url)
@@ -68,18 +70,18 @@ def test_an_unreachable_database_delays_the_loop_writer_once(
         await store.write(op_create_game(record("u", ["province:red1"]), [None]))
         with black_hole(proxy.port):
             first = await timed_write(1)  # waits the connect timeout, then the thread
-            assert 0.8 <= first < 5.0, first
+            assert 1.8 <= first < 6.0, first
             assert writer.down and writer.failures == 1
             later = [await timed_write(v) for v in (2, 3, 4)]
             # The breaker is open: no more waiting, straight to the thread.
-            assert max(later) < 0.5, later
+            assert max(later) < 1.0, later
             assert writer.bypassed >= 3 and writer.failures == 1 and writer.commits == 0
         proxy.restore()  # PostgreSQL answers again on that port
         version = 5
         deadline = time.monotonic() + 20
         while writer.down:  # each batch may start a background attempt; none waits for it
             assert time.monotonic() < deadline, "the loop's connection did not come back"
-            assert await timed_write(version) < 0.5
+            assert await timed_write(version) < 1.0
             version += 1
             await asyncio.sleep(0.2)
         await timed_write(version)
