@@ -542,5 +542,7 @@ class Cluster:
         stored = await asyncio.to_thread(stored_versions, self.core.store.engine, list(mine))
         for game_id, (version, status) in stored.items():
             known = mine[game_id]
-            if version != known.version or status != known.status:
+            # A copy nobody here watches lags by design: drift is only what the
+            # announcements it kept do not reach (else its next socket would need the log).
+            if version != known.heard_version or status != known.status:
                 self._heard(game_id)

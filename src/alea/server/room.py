@@ -281,6 +281,18 @@ class Game:
         return bool(self.heard)
 
     @property
+    def heard_version(self) -> int | None:
+        """The version this copy reaches once the announcements it kept are applied (its
+        own if none); None if one says only "changed" (the log must be read)."""
+        if not self.heard:
+            return self.version
+        last = self.heard[-1]
+        if last is None or None in self.heard:
+            return None
+        start, events, _ = last
+        return start + len(events)
+
+    @property
     def version(self) -> int:
         """How many events the log holds: the number clients quote with their actions."""
         return len(self.state.history)
