@@ -6,8 +6,8 @@ a few minutes apart), far more than most changes save. Runs of two builds taken
 one after the other therefore compare the minutes more than the builds. This
 bench runs ``bench/server_load.py`` for both builds *side by side*: each its
 own server process, database and clients, started together, so both meet the
-same machine; pairs taken this way agree within a few hundredths of a
-millisecond when the builds are the same.
+same machine: the two builds of one round differed by 0.00-0.02 ms while the
+rounds ranged from 0.64 to 0.82 ms (docs/deploy.md).
 
 ``--base`` and ``--new`` are the ``src`` directories of two checkouts (``--new``
 defaults to this one's), each with its compiled parts built (``pip install -e .``
