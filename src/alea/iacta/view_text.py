@@ -39,8 +39,8 @@ __all__ = ["Encode", "TextParts", "view_text"]
 #: A value to its compact JSON text (the caller's encoder).
 Encode = Callable[[Any], str]
 
-#: The four places where the seats' views differ, in the order of :data:`_MARKS`.
-SEAT, PLAYERS, HAND, BOTTOM = 0, 1, 2, 3
+#: The four places where the seats' views differ; a place is its index here and in
+#: :data:`_MARKS`, and the order of the values :func:`_joined` is given.
 _KEYS: Final = ("seat", "players_info", "senate_hand", "senate_bottom")
 #: What stands in each place while the public part is encoded: strings no view holds
 #: (a view's strings are the game's own names and notations, never a NUL).
@@ -67,7 +67,7 @@ class TextParts:
         self.encode = encode
         #: The public part's text cut at the marks: one more piece than places.
         self.pieces = pieces
-        #: Which place (:data:`SEAT`...) comes after each piece but the last.
+        #: Which place (an index of :data:`_KEYS`) comes after each piece but the last.
         self.order = order
         #: Each seat's public ``players_info`` entry, encoded.
         self.players = players
@@ -120,7 +120,7 @@ def view_text(state: State, seat: int | None, encode: Encode) -> str:
     if seat is not None and not 0 <= seat < state.players:
         raise ValueError(f"seat {seat} does not exist in a {state.players}-player game")
     parts = state._view_text
-    if parts is None or parts.encode is not encode or parts.public is not state._public_view:
+    if parts is None or parts.encode is not encode:  # apply clears it with the public part
         parts = _parts(state, encode)
         if parts is None:
             return encode(view(state, seat))
