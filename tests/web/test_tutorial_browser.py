@@ -86,8 +86,14 @@ def test_the_guide_walks_through_the_buildings(
             )
             continue
         choices = page.locator(".tray .choices [data-action]")
-        if choices.count():  # an evaluation choice: the guide explains, the player picks
-            assert page.locator("#tutorial h3").count() == 1
+        # Both counted in one look at the page: asked one after the other, an update could
+        # come between them (the tray and the guide are redrawn by the same update).
+        offered, explained = page.evaluate(
+            "() => [document.querySelectorAll('.tray .choices [data-action]').length,"
+            " document.querySelectorAll('#tutorial h3').length]"
+        )
+        if offered:  # an evaluation choice: the guide explains, the player picks
+            assert explained == 1
             with contextlib.suppress(PlaywrightError):  # the table moved on meanwhile
                 choices.first.click(timeout=3000)
         page.wait_for_timeout(100)
