@@ -94,6 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store.engine, mailer, settings.public_url, lambda: accounts.key, settings.notify_delay
     )
     server.turns.listeners.append(notifier.heard)
+    if server.cluster is not None:  # a seat at another process, a mail another one sent
+        notifier.gate = server.cluster.presence
     server.core.followers.append(analyses.follow)  # a game over keeps no hint in memory
 
     @asynccontextmanager

@@ -55,6 +55,7 @@ from alea.server.core import Core
 from alea.server.fanout import Fanout
 from alea.server.leases import Leases
 from alea.server.outage import DatabaseOutage
+from alea.server.presence import ClusterPresence
 from alea.server.retention import Retention
 from alea.server.room import ACTIVE, BOT, FINISHED, OPEN, OVER, Game
 from alea.server.seats import Seating
@@ -182,6 +183,8 @@ class Cluster:
             redis_url, socket_timeout=5.0, socket_connect_timeout=5.0, health_check_interval=10
         )
         self.leases = Leases(self.redis, prefix, self.name, settings.lease_ttl)
+        #: Which seats have sockets at which process (the notifier's mail, once).
+        self.presence = ClusterPresence(self.redis, prefix, self.name, settings.lease_ttl)
         self.fanout = Fanout(
             self.redis, f"{prefix}:games", self.name, self._heard, self._catch_up_all
         )
@@ -238,6 +241,7 @@ class Cluster:
             task.cancel()
         with contextlib.suppress(Exception):
             await self.leases.release_all()
+        await self.presence.stop()
         await self.fanout.stop()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
@@ -480,6 +484,7 @@ class Cluster:
             rounds += 1
             try:
                 await self.leases.renew()
+                await self.presence.renew()
                 await self._take_orphans()
                 if rounds % DRIFT_EVERY == 0:
                     await self._check_drift()

@@ -294,6 +294,7 @@ async def _hello(conn: Connection, msg: dict[str, Any]) -> None:
     game.attach(conn, seat, server.clock.now())
     if cluster is not None:
         cluster.follow_later(game)
+        cluster.presence.seen(game.id, game.live_seats())
     known = since if isinstance(since, int) and not isinstance(since, bool) else 0
     conn.sent = known if 0 <= known <= game.version else 0
     conn.epoch = game.log_epoch
@@ -516,6 +517,8 @@ async def serve_socket(websocket: WebSocket, server: GameServer, game_id: str) -
         pass
     finally:
         conn.game.detach(conn, server.clock.now())
+        if server.cluster is not None:
+            server.cluster.presence.seen(conn.game.id, conn.game.live_seats())
         conn._closed = True
         conn._wake.set()
         sender.cancel()

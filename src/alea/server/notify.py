@@ -10,6 +10,10 @@ are played at the table; only turn-based players are away between moves),
 and "your turn" waits ``Settings.notify_delay`` first: a turn taken within it
 needs no mail.
 
+With several processes (:mod:`alea.server.presence`) "looking at the table" means at
+any process, and each mail is sent by one process only: the first to claim it in
+Redis (every process following the game hears the same moment).
+
 The messages are in English and Italian alike (an account has no language
 yet), each with the game's link and a signed one-click unsubscribe link;
 both need ``Settings.public_url``, without which nothing is sent.
@@ -20,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Protocol
 from urllib.parse import urlencode
 
 from sqlalchemy import Engine
@@ -30,6 +35,28 @@ from alea.server.room import Game
 from alea.server.turns import ENDED, YOUR_TURN
 
 log = logging.getLogger("alea.server.mail")
+
+
+class MailGate(Protocol):
+    """What several processes share to mail as one (``alea.server.presence``)."""
+
+    async def present_elsewhere(self, game_id: str, seat: int) -> bool:
+        """Whether a socket at another process speaks for ``seat``."""
+
+    async def claim(self, what: str) -> bool:
+        """Take the right to send the mail ``what`` names (False: another process did)."""
+
+
+def turn_began(game: Game, seat: int) -> int:
+    """The log index where ``seat``'s current turn began: after the last event another
+    seat decided (chance events decide nothing). The same at every process, whenever it
+    caught up, so it names the turn in a claim."""
+    actors = game.actors
+    for index in range(len(actors) - 1, -1, -1):
+        actor = actors[index]
+        if actor is not None and actor != seat:
+            return index + 1
+    return 0
 
 
 def unsubscribe_link(public_url: str, key: bytes, user_id: str) -> str:
@@ -90,6 +117,8 @@ class Notifier:
         self.mailer = mailer
         self.public_url = public_url
         self.key = key
+        #: Set when several processes serve (None: this process is the only one).
+        self.gate: MailGate | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -106,7 +135,8 @@ class Notifier:
             task = asyncio.get_running_loop().create_task(self._turn(game, seat))
         elif event == ENDED:
             seats = [s.seat for s in game.seats if s.connections == 0]
-            task = asyncio.get_running_loop().create_task(self._mail(game, event, seats))
+            mail = self._mail(game, event, seats, f"end:{game.id}")
+            task = asyncio.get_running_loop().create_task(mail)
         else:
             return
         self._tasks.add(task)
@@ -120,10 +150,33 @@ class Notifier:
             return  # taken (or timed out) meanwhile
         if game.seats[seat].connections > 0:
             return
-        await self._mail(game, YOUR_TURN, [seat])
+        began = turn_began(game, seat)
+        await self._mail(game, YOUR_TURN, [seat], f"turn:{game.id}:{began}")
 
-    async def _mail(self, game: Game, event: str, seats: list[int]) -> None:
+    async def _shared(self, game: Game, seats: list[int], what: str) -> list[int]:
+        """The ``seats`` this process mails: with several processes, those at no other
+        process whose mail (``what``, then the seat) no other process claimed first.
+        Redis out of reach: all of them (a duplicate then, rather than no mail)."""
+        gate = self.gate
+        if gate is None:
+            return seats
+        mailed: list[int] = []
+        for seat in seats:
+            try:
+                if await gate.present_elsewhere(game.id, seat):
+                    continue
+                if not await gate.claim(f"{what}:{seat}"):
+                    continue
+            except Exception as err:
+                log.warning("game %s: mailing as if alone (Redis: %s)", game.id, err)
+            mailed.append(seat)
+        return mailed
+
+    async def _mail(self, game: Game, event: str, seats: list[int], what: str) -> None:
         assert self.public_url is not None
+        seats = await self._shared(game, seats, what)
+        if not seats:
+            return
         try:
             found = await asyncio.to_thread(notify_store.recipients, self.engine, game.id, seats)
         except Exception:

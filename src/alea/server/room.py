@@ -467,6 +467,10 @@ class Game:
         """How many sockets speak for ``seat`` (or :data:`REFEREE`) now."""
         return self.referee_connections if seat == REFEREE else self.seats[seat].connections
 
+    def live_seats(self) -> frozenset[int]:
+        """The seats with at least one socket here (presence told to other processes)."""
+        return frozenset(s.seat for s in self.seats if s.connections > 0)
+
     def away_since(self, seat: int) -> float | None:
         """Since when ``seat`` (or the referee) has had no connection; None: connected, or
         never connected since the server started (presence is not stored)."""
