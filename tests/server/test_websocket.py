@@ -41,6 +41,10 @@ FORBIDDEN_KEYS = (
 )
 
 
+#: The idle timeout of the takeover tests, on their injected clock (seconds).
+IDLE = 60.0
+
+
 def settings_for(db: Database, **extra: Any) -> Settings:
     options: dict[str, Any] = {
         "bot_delay": 0.0,
@@ -473,13 +477,17 @@ def test_real_bots_play_a_whole_game(sqlite_db: Database) -> None:
 
 
 def test_a_quiet_seat_can_be_handed_to_a_bot_and_taken_back(db: Database) -> None:
+    # The idle time passes on the server's clock when the test says: on a loaded machine
+    # the sockets' openings alone once took longer than a real-time idle timeout.
+    clock = ShiftedClock()
+
     async def run(server: LiveServer) -> None:
         game_id, tokens = human_game(server.base, 3)
         quiet = await connect(server.ws_base, game_id, tokens[0])
         other = await connect(server.ws_base, game_id, tokens[1])
         assert quiet.legal
         await expect_error(other, {"type": "takeover", "seat": 0}, "not_idle")
-        await asyncio.sleep(0.45)
+        clock.advance(IDLE + 1)
         await other.send({"type": "takeover", "seat": 0, "level": "easy"})
         # The bot moves for seat 0; everyone sees who plays the seat now.
         msg = await other.until(lambda m: m["type"] == "update" and m["seats"][0]["replaced"])
@@ -501,7 +509,7 @@ def test_a_quiet_seat_can_be_handed_to_a_bot_and_taken_back(db: Database) -> Non
         await quiet.close()
         await other.close()
 
-    with LiveServer(settings_for(db, idle_timeout=0.4, bot_delay=0.05)) as server:
+    with LiveServer(settings_for(db, idle_timeout=IDLE, bot_delay=0.05, clock=clock)) as server:
         asyncio.run(run(server))
 
 
