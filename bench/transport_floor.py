@@ -55,6 +55,7 @@ import orjson
 import websockets
 
 from server_load import cpu_split, percentile
+from serving import add_load_options
 
 #: A server's text frame header for payloads of 126 to 65,535 bytes (RFC 6455 §5.2).
 _HEAD16 = struct.Struct("!BBH").pack
@@ -360,13 +361,16 @@ async def drive(args: argparse.Namespace, port: int, pid: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stack", choices=("raw", "asgi"), default="raw")
-    parser.add_argument("--games", type=int, default=250)
+    add_load_options(
+        parser,
+        games=250,
+        duration=20.0,
+        duration_help="seconds measured",
+        think=1.0,
+        think_help="mean seconds a seat waits before its move",
+    )
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--duration", type=float, default=20.0)
-    parser.add_argument("--warmup", type=float, default=6.0)
     parser.add_argument("--size", type=int, default=4300, help="bytes of each update")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=None, help="PostgreSQL: store each move")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -380,7 +384,8 @@ def main() -> None:
     try:
         assert child.stdout is not None
         port = int(child.stdout.readline())
-        time.sleep(0.5 if not args.database_url else 1.5)  # uvicorn, the pool: ready
+        # The server prints its port before uvicorn and the database connection are ready.
+        time.sleep(0.5 if not args.database_url else 1.5)
         import uvloop
 
         uvloop.run(drive(args, port, child.pid))
