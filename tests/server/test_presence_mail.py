@@ -111,6 +111,42 @@ def test_after_redis_lost_everything_the_next_renewal_tells_it_again() -> None:
     run(test)
 
 
+class Flaky:
+    """The Redis client, except that its pipelines fail while :attr:`down`."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.down = False
+
+    def pipeline(self, **options: Any) -> Any:
+        if self.down:
+            raise ConnectionError("Redis is away")
+        return self.client.pipeline(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+
+def test_a_change_redis_missed_is_told_at_the_next_renewal() -> None:
+    async def test(a: ClusterPresence, b: ClusterPresence, client: Any) -> None:
+        flaky = Flaky(client)
+        a.redis = flaky
+        a.seen("g1", frozenset({0, 1}))
+        await settled(a)
+        flaky.down = True
+        a.seen("g1", frozenset({0}))  # seat 1's socket closes while Redis is away
+        while any(not t.done() for t in a._tasks):
+            await asyncio.sleep(0.01)
+        assert await b.present_elsewhere("g1", 1)  # not told yet
+        flaky.down = False
+        await a.renew()  # the sweep, Redis back (it kept everything)
+        await settled(a)
+        assert not await b.present_elsewhere("g1", 1)
+        assert await b.present_elsewhere("g1", 0)
+
+    run(test)
+
+
 def test_a_process_leaving_withdraws_its_sockets_at_once() -> None:
     async def test(a: ClusterPresence, b: ClusterPresence, client: Any) -> None:
         a.seen("g1", frozenset({0}))

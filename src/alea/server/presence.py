@@ -96,9 +96,9 @@ class ClusterPresence:
                             pipe.expire(key, PRESENT_KEPT)
                         wrote[game_id] = live
                     await pipe.execute()
-            except Exception as err:  # Redis away: all written again when it is back
+            except Exception as err:  # Redis away: told again at the next renewal
                 log.warning("presence at %d tables not told: %s", len(ids), err)
-                self.reported.clear()
+                self._dirty.update(ids)
                 return
             for game_id, live in wrote.items():
                 if live:
@@ -113,6 +113,8 @@ class ClusterPresence:
         key = self.alive_key(self.name)
         try:
             if await self.redis.set(key, "1", px=self.ttl_ms, xx=True):
+                if self._dirty and (self._flushing is None or self._flushing.done()):
+                    self._flushing = self._spawn(self._flush())  # what a failed write left
                 return
             await self.redis.set(key, "1", px=self.ttl_ms)
         except Exception as err:
