@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import random
 import secrets
 import socket
@@ -116,7 +115,7 @@ class Tables:
 
     def __init__(self, players: int, size: int) -> None:
         self.players = players
-        self.pad = "x" * max(0, size - 110)
+        self.pad = "x" * max(0, size - 110)  # the rest of an update is about 110 bytes
         self.by_id: dict[str, Table] = {}
 
     def get(self, game: str) -> Table:
@@ -377,22 +376,20 @@ def main() -> None:
     if args.serve:
         serve(args)
         return
-    child_args = [a for a in sys.argv[1:] if a != "--serve"]
     child = subprocess.Popen(
-        [sys.executable, __file__, *child_args, "--serve"], stdout=subprocess.PIPE, text=True
+        [sys.executable, __file__, *sys.argv[1:], "--serve"], stdout=subprocess.PIPE, text=True
     )
     try:
         assert child.stdout is not None
+        # Its socket listens before it prints the port: the first openings wait in the
+        # backlog while it starts (the warm-up is not measured).
         port = int(child.stdout.readline())
-        # The server prints its port before uvicorn and the database connection are ready.
-        time.sleep(0.5 if not args.database_url else 1.5)
         import uvloop
 
         uvloop.run(drive(args, port, child.pid))
     finally:
         child.kill()
         child.wait()
-    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -50,10 +50,9 @@ class ClusterPresence:
         self.reported: dict[str, frozenset[int]] = {}
         #: Game id -> the seats live here now (what :meth:`seen` was last told).
         self.live: dict[str, frozenset[int]] = {}
-        #: Games whose members differ from what was written, and the task writing them.
+        #: Games whose members differ from what was written, and the one task writing them.
         self._dirty: set[str] = set()
         self._flushing: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}:present:{game_id}"
@@ -73,8 +72,17 @@ class ClusterPresence:
             self.live.pop(game_id, None)
         if self.reported.get(game_id, frozenset()) != live:
             self._dirty.add(game_id)
-            if self._flushing is None or self._flushing.done():
-                self._flushing = self._spawn(self._flush())
+            self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        """Start the writer unless it is running (it writes until nothing is due)."""
+        if self._flushing is not None and not self._flushing.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a test's synchronous call): nothing to tell
+            return
+        self._flushing = loop.create_task(self._flush())
 
     async def _flush(self) -> None:
         """Write the members of every game :meth:`seen` marked, until none is left."""
@@ -112,36 +120,26 @@ class ClusterPresence:
         raises: the sweep's other work goes on while Redis is away."""
         key = self.alive_key(self.name)
         try:
-            if await self.redis.set(key, "1", px=self.ttl_ms, xx=True):
-                if self._dirty and (self._flushing is None or self._flushing.done()):
-                    self._flushing = self._spawn(self._flush())  # what a failed write left
-                return
-            await self.redis.set(key, "1", px=self.ttl_ms)
+            if not await self.redis.set(key, "1", px=self.ttl_ms, xx=True):
+                await self.redis.set(key, "1", px=self.ttl_ms)
+                self.reported.clear()  # Redis kept nothing: every member is due
+                self._dirty.update(self.live)
         except Exception as err:
             log.warning("presence not renewed: %s", err)
             return
-        self.reported.clear()
-        self._dirty.update(self.live)
-        await self._flush()
+        if self._dirty:  # and what a failed write left
+            self._flush_soon()
+            if self._flushing is not None:
+                await self._flushing
 
     async def stop(self) -> None:
         """Leaving the service: this process's members stop counting at once."""
-        for task in list(self._tasks):
-            task.cancel()
+        if self._flushing is not None:
+            self._flushing.cancel()
         try:
             await self.redis.delete(self.alive_key(self.name))
         except Exception as err:
             log.warning("presence not withdrawn (it expires by itself): %s", err)
-
-    def _spawn(self, coro: Any) -> asyncio.Task[None] | None:
-        try:
-            task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
-        except RuntimeError:  # no loop (a test's synchronous call): nothing to tell
-            coro.close()
-            return None
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
 
     # ---------------------------------------------------------------- reading
 
